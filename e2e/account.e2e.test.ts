@@ -1,0 +1,327 @@
+import { CONTACT_SUBJECTS } from '@lakecams/contracts';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPortal } from '../scripts/portal.ts';
+import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
+import { DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { linkIn, waitForMail } from './mail-outbox.ts';
+import { signedInApi } from './portal-api.ts';
+
+/** Where the session keeps the user record (libs/session STORED_USER_KEY). */
+const STORED_USER_KEY = 'lakecams.user';
+
+interface Account {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  username: string;
+  password: string;
+}
+
+function newAccount(tag: string): Account {
+  const id = `${tag}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  return {
+    firstName: 'Erika',
+    lastName: 'Muster',
+    email: `${id}@example.ch`,
+    phone: '044 123 45 67',
+    username: id,
+    password: 'Seecam2026!',
+  };
+}
+
+describe('accounts in the embedded portal (Chromium)', () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    portal = await startTestPortal({ rateLimitPerMinute: 1000 });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: DESKTOP });
+    page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
+    page.on('console', (message) => {
+      // A 4xx answer is logged by Chromium as a console error; the tests check those answers themselves.
+      if (message.type() === 'error' && !message.text().includes('Failed to load resource')) {
+        errors.push(`${path}: ${message.text()}`);
+      }
+    });
+    await page.goto(`${portal.url}${path}`);
+    return page;
+  }
+
+  /** Desktop and phone screenshots of the page as it is now. */
+  async function screenshots(page: Page, name: string): Promise<void> {
+    // Transitions finished, e.g. the captcha's check mark.
+    const options = { fullPage: true, animations: 'disabled' } as const;
+    await page.screenshot({ path: join(ARTIFACTS, `account-${name}-desktop.png`), ...options });
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: join(ARTIFACTS, `account-${name}-phone.png`), ...options });
+    await page.setViewportSize(DESKTOP);
+  }
+
+  const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+
+  /** The ALTCHA widget solves its proof of work in the page; click it if it has not started by itself. */
+  async function solveCaptcha(page: Page): Promise<void> {
+    const widget = page.locator('altcha-widget');
+    await widget.waitFor();
+    const state = () =>
+      widget.evaluate((el) => (el as unknown as { getState?: () => string }).getState?.() ?? 'loading');
+    await expect.poll(state, { timeout: 10_000 }).not.toBe('loading');
+    if ((await state()) === 'unverified') await page.getByLabel('Ich bin kein Roboter').check();
+    await expect.poll(state, { timeout: 30_000 }).toBe('verified');
+  }
+
+  async function register(page: Page, account: Account): Promise<void> {
+    await field(page, 'Vorname').fill(account.firstName);
+    await field(page, 'Nachname').fill(account.lastName);
+    await field(page, 'E-Mail-Adresse').fill(account.email);
+    await field(page, 'Telefon').fill(account.phone);
+    await field(page, 'Benutzername').fill(account.username);
+    await field(page, 'Passwort').fill(account.password);
+    await field(page, 'Passwort bestätigen').fill(account.password);
+    await solveCaptcha(page);
+    const submit = page.getByRole('button', { name: 'Registrieren', exact: true });
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await submit.click();
+    await page.getByText('Wir haben Ihnen eine E-Mail').waitFor();
+  }
+
+  /** Opens the confirmation link of the mail and confirms; ends on /login. */
+  async function confirmFromMail(page: Page, account: Account, screenshotName?: string): Promise<void> {
+    const mail = await waitForMail(portal.outboxDir, account.email, 'Registrierung bestätigen');
+    const link = linkIn(mail, '/confirmRegistration');
+    expect(link.searchParams.get('email')).toBe(account.email);
+    await page.goto(`${portal.url}${link.pathname}${link.search}`);
+    await expect.poll(() => field(page, 'Token').inputValue()).toBe(link.searchParams.get('token'));
+    expect(await field(page, 'E-Mail-Adresse').inputValue()).toBe(account.email);
+    if (screenshotName) await screenshots(page, screenshotName);
+    await page.getByRole('button', { name: 'Bestätigen' }).click();
+    await page.waitForURL(`${portal.url}/login`);
+  }
+
+  async function logIn(page: Page, username: string, password: string): Promise<void> {
+    const form = page.getByRole('form', { name: 'Anmelden' });
+    await form.getByLabel('Benutzername').fill(username);
+    await form.getByLabel('Passwort').fill(password);
+    await form.getByRole('button', { name: 'Anmelden' }).click();
+  }
+
+  const menu = (page: Page) => page.getByRole('navigation', { name: 'Hauptmenü' });
+
+  it('registers, confirms by mail, logs in, updates the profile, redeems a code and logs out', async () => {
+    const account = newAccount('reg');
+    const page = await open('/register');
+    await page.getByRole('heading', { level: 1, name: 'Registrieren' }).waitFor();
+    await page.locator('altcha-widget').waitFor();
+    await screenshots(page, 'register');
+
+    // A message under a field once it was left, and a disabled button while anything is invalid.
+    await field(page, 'Telefon').fill('0441234567');
+    await field(page, 'Benutzername').focus();
+    await page.getByText('This is not a phone number').waitFor();
+    expect(await page.getByRole('button', { name: 'Registrieren', exact: true }).isDisabled()).toBe(true);
+    await screenshots(page, 'register-invalid');
+
+    await register(page, account);
+    await screenshots(page, 'register-done');
+    await page.getByRole('link', { name: 'Registrierung bestätigen' }).click();
+    await page.waitForURL(/\/confirmRegistration\?email=/);
+
+    await confirmFromMail(page, account, 'confirm-registration');
+    await screenshots(page, 'login');
+    await logIn(page, account.username, account.password);
+    await page.waitForURL(`${portal.url}/`);
+    await menu(page).getByRole('button', { name: 'Abmelden' }).waitFor();
+    expect(await menu(page).getByRole('link', { name: 'Anmelden' }).count()).toBe(0);
+    const stored = await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY);
+    expect(JSON.parse(stored ?? '{}').userName).toBe(account.username);
+
+    await menu(page).getByRole('link', { name: 'Mein Profil' }).click();
+    await page.waitForURL(`${portal.url}/user`);
+    await expect.poll(() => field(page, 'Vorname').inputValue()).toBe(account.firstName);
+    await field(page, 'Vorname').fill('Erna');
+    await page.getByRole('button', { name: 'Update user' }).click();
+    await page.getByText('Ihr Profil ist gespeichert.').waitFor();
+
+    const admin = portal.demoAdmin;
+    if (!admin) throw new Error('The portal created no demo admin');
+    const [code] = await (await signedInApi(portal.url, admin)).post<string[]>(
+      '/api/Code/CreateCodes?feature=Premium&count=1',
+    );
+    await field(page, 'Code').fill(code as string);
+    await page.getByRole('button', { name: 'Submit code' }).click();
+    await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor();
+    await page.getByText(code as string).waitFor();
+    await screenshots(page, 'user');
+
+    // The profile survives a reload: the stored user is refreshed before the app loads.
+    await page.reload();
+    await expect.poll(() => field(page, 'Vorname').inputValue()).toBe('Erna');
+    await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor();
+
+    await menu(page).getByRole('button', { name: 'Abmelden' }).click();
+    await page.waitForURL(`${portal.url}/`);
+    await menu(page).getByRole('link', { name: 'Anmelden' }).waitFor();
+    expect(await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY)).toBeNull();
+    await page.goto(`${portal.url}/user`);
+    await page.waitForURL(`${portal.url}/login?returnUrl=/user`);
+    await page.close();
+  });
+
+  it('resets a forgotten password with the mailed code and logs in with the new one', async () => {
+    const account = newAccount('pwd');
+    const page = await open('/register');
+    await register(page, account);
+    await confirmFromMail(page, account);
+
+    await logIn(page, account.username, 'Falsch2026!');
+    await page.getByText('Benutzername oder Passwort ist falsch.').waitFor();
+    await screenshots(page, 'login-wrong-password');
+
+    const forgot = page.getByRole('form', { name: 'Passwort vergessen' });
+    await forgot.getByLabel('E-Mail-Adresse').fill(account.email);
+    await forgot.getByRole('button', { name: 'Code anfordern' }).click();
+    await page.getByText(`Falls ${account.email} bei uns registriert ist`).waitFor();
+    await screenshots(page, 'login-code-sent');
+
+    const mail = await waitForMail(portal.outboxDir, account.email, 'Passwort zurücksetzen');
+    const link = linkIn(mail, '/resetPassword');
+    const code = link.searchParams.get('code');
+    expect(code).toBeTruthy();
+    expect(mail.text).toContain(code as string);
+    await page.goto(`${portal.url}${link.pathname}${link.search}`);
+    await expect.poll(() => field(page, 'Code aus der E-Mail').inputValue()).toBe(code);
+    expect(await field(page, 'E-Mail-Adresse').inputValue()).toBe(account.email);
+    const newPassword = 'Zuerichsee7?';
+    await field(page, 'Benutzername').fill(account.username);
+    await field(page, 'Neues Passwort').fill(newPassword);
+    await field(page, 'Passwort bestätigen').fill(newPassword);
+    await screenshots(page, 'reset-password');
+    await page.getByRole('button', { name: 'Passwort ändern' }).click();
+    await page.waitForURL(`${portal.url}/login`);
+
+    await logIn(page, account.username, newPassword);
+    await page.waitForURL(`${portal.url}/`);
+    await menu(page).getByRole('link', { name: 'Mein Profil' }).waitFor();
+    await page.close();
+  });
+
+  it('sends the contact form with its captcha and goes home', async () => {
+    const page = await open('/contact');
+    await field(page, 'Name').fill('Erika Muster');
+    await field(page, 'E-Mail-Adresse').fill('erika@example.ch');
+    await field(page, 'Telefon').fill('055 210 00 00');
+    await field(page, 'Betreff').selectOption(CONTACT_SUBJECTS[2]);
+    await field(page, 'Nachricht').fill('Eine Kamera auf der Ufenau wäre schön.');
+    await solveCaptcha(page);
+    await screenshots(page, 'contact');
+    await page.getByRole('button', { name: 'Senden' }).click();
+    await page.waitForURL(`${portal.url}/`);
+    const mail = await waitForMail(portal.outboxDir, '', `Kontakt: ${CONTACT_SUBJECTS[2]}`);
+    expect(mail.text).toContain('Ufenau');
+    await page.close();
+  });
+
+  it('lets the admin impersonate a user and return, the header showing who acts', async () => {
+    const admin = portal.demoAdmin;
+    if (!admin) throw new Error('The portal created no demo admin');
+    const page = await open('/login?returnUrl=%2Fimpersonate');
+    await logIn(page, admin.username, admin.password);
+    await page.waitForURL(`${portal.url}/impersonate`);
+    for (const entry of ['Benutzer vertreten', 'Jobs', 'Webcams bearbeiten', 'Referer bearbeiten']) {
+      await menu(page).getByRole('link', { name: entry }).waitFor();
+    }
+    const table = page.getByRole('table');
+    await table.getByText('pwd', { exact: false }).first().waitFor();
+    await screenshots(page, 'impersonate');
+    // The admin's long menu folds behind a toggle on phones.
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Menü' }).click();
+    await menu(page).getByRole('link', { name: 'Referer bearbeiten' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'account-menu-open-phone.png') });
+    await page.getByRole('button', { name: 'Menü' }).click();
+    await page.setViewportSize(DESKTOP);
+
+    const target = table.locator('tr', { hasText: 'pwd' }).first();
+    await target.getByRole('button', { name: /^Impersonate / }).click();
+    const strip = page.locator('.session-strip--impersonating');
+    await strip.getByText('Sie handeln als').waitFor();
+    expect(await strip.textContent()).toContain(`angemeldet als ${admin.username}`);
+    // Acting as a plain user: the admin entries go, Impersonate stays.
+    await expect.poll(() => menu(page).getByRole('link', { name: 'Jobs' }).count()).toBe(0);
+    expect(await menu(page).getByRole('link', { name: 'Benutzer vertreten' }).count()).toBe(1);
+    await screenshots(page, 'impersonating');
+
+    await strip.getByRole('button', { name: 'Zurück zu meinem Benutzer' }).click();
+    await menu(page).getByRole('link', { name: 'Jobs' }).waitFor();
+    expect(await page.locator('.session-strip--impersonating').count()).toBe(0);
+    await page.close();
+  });
+
+  it('loaded the account screens without script errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the session with access tokens that live 3 seconds (Chromium)', () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    portal = await startTestPortal({ rateLimitPerMinute: 1000, accessTokenTtlSeconds: 3 });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+
+  it('keeps two tabs signed in through many refreshes, on 401 and by timer, without tripping reuse detection', async () => {
+    const admin = portal.demoAdmin;
+    if (!admin) throw new Error('The portal created no demo admin');
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const refreshStatuses: number[] = [];
+    context.on('response', (response) => {
+      if (response.url().endsWith('/api/Authenticate/RefreshToken')) refreshStatuses.push(response.status());
+    });
+    const first = await context.newPage();
+    await first.goto(`${portal.url}/login?returnUrl=%2Fimpersonate`);
+    const form = first.getByRole('form', { name: 'Anmelden' });
+    await form.getByLabel('Benutzername').fill(admin.username);
+    await form.getByLabel('Passwort').fill(admin.password);
+    await form.getByRole('button', { name: 'Anmelden' }).click();
+    await first.getByRole('table').getByText(admin.username).waitFor();
+
+    const second = await context.newPage();
+    await second.goto(`${portal.url}/impersonate`);
+    await second.getByRole('table').getByText(admin.username).waitFor();
+
+    // Several token lifetimes: both tabs' timers fire, one refresh at a time across the tabs.
+    await first.waitForTimeout(12_000);
+    for (const page of [first, second]) {
+      const menu = page.getByRole('navigation', { name: 'Hauptmenü' });
+      // The expired token meets a 401 on the way; the call is refreshed and retried.
+      await menu.getByRole('link', { name: 'Mein Profil' }).click();
+      await page.waitForURL(`${portal.url}/user`);
+      await expect.poll(() => page.getByLabel('Vorname', { exact: true }).inputValue()).toBe('Portal');
+      await menu.getByRole('link', { name: 'Benutzer vertreten' }).click();
+      await page.getByRole('table').getByText(admin.username).waitFor();
+    }
+    expect(refreshStatuses.length).toBeGreaterThanOrEqual(3);
+    expect(refreshStatuses.filter((status) => status !== 200)).toEqual([]);
+    await context.close();
+  });
+});

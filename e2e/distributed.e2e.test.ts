@@ -1,0 +1,104 @@
+import { SERVICES } from '@lakecams/contracts';
+import { TEST_DATABASE_SERVER, TEST_NATS_URL, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { freePort, launchChromium } from './browser.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
+  const databases = testDatabasePrefix();
+  let portal: ChildProcess;
+  let url: string;
+  let browser: Browser;
+  let output = '';
+
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'lakecams-distributed-'));
+    const port = await freePort();
+    url = `http://localhost:${port}`;
+    const databaseUrls = Object.fromEntries(
+      SERVICES.map((service) => [
+        `DATABASE_URL_${service.toUpperCase()}`,
+        TEST_DATABASE_SERVER.replace(/\/[^/]*$/, `/${databases.prefix}_${service}`),
+      ]),
+    );
+    portal = spawn('npm', ['run', 'start:distributed'], {
+      cwd: ROOT,
+      detached: true,
+      env: {
+        ...process.env,
+        ...databaseUrls,
+        PORT: String(port),
+        SERVICE_BASE_PORT: String(20_000 + Math.floor(Math.random() * 20_000)),
+        NATS_URL: TEST_NATS_URL,
+        LOG_LEVEL: 'warn',
+        DEMO_BACKFILL_MINUTES: '0',
+        // Its own stream and subjects on the shared NATS server.
+        BUS_NAMESPACE: databases.prefix,
+        DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    portal.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    portal.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`distributed portal did not start:\n${output}`)), 90_000);
+      const check = () => {
+        if (output.includes('running at')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      portal.stdout?.on('data', check);
+      portal.once('exit', () => reject(new Error(`distributed portal exited:\n${output}`)));
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (portal?.pid && portal.exitCode === null) {
+      const exited = new Promise((resolve) => portal.once('exit', resolve));
+      process.kill(-portal.pid, 'SIGTERM');
+      await exited;
+    }
+    await databases.dropAll(SERVICES);
+    await rm(dataDir, { recursive: true, force: true });
+    const nc = await connect({ servers: TEST_NATS_URL });
+    await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${databases.prefix}`).catch(() => false);
+    await nc.close();
+  });
+
+  it('runs every service in its own process, two imaging replicas', () => {
+    expect(output).toMatch(/distributed: 6 processes/);
+  });
+
+  it('serves the same /webcams page', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}/webcams`);
+    const links = page.locator('a[href^="/webcam/"]');
+    await expect.poll(() => links.count(), { timeout: 90_000 }).toBe(DEMO_CAMERAS.length);
+    await page.close();
+  });
+
+  it('answers /health and /ready through the gateway', async () => {
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    const ready = await fetch(`${url}/ready`);
+    expect(ready.status).toBe(200);
+  });
+});

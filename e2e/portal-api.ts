@@ -1,0 +1,29 @@
+import { XSRF_COOKIE, XSRF_HEADER, type User } from '@lakecams/contracts';
+
+/** Calls the portal's API from the test process the way the page does: anti-forgery cookie echoed in the header. */
+export async function signedInApi(baseUrl: string, credentials: { username: string; password: string }) {
+  const first = await fetch(`${baseUrl}/api/News/News/news`);
+  await first.body?.cancel();
+  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1];
+  if (!xsrf) throw new Error(`The gateway set no ${XSRF_COOKIE} cookie`);
+  const mutating = { cookie: `${XSRF_COOKIE}=${xsrf}`, [XSRF_HEADER]: xsrf };
+
+  const login = await fetch(`${baseUrl}/api/Authenticate/Authenticate`, {
+    method: 'POST',
+    headers: { ...mutating, 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!login.ok) throw new Error(`Login as ${credentials.username} answered ${login.status}: ${await login.text()}`);
+  const user = (await login.json()) as User;
+  return {
+    user,
+    async post<T>(path: string): Promise<T> {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { ...mutating, authorization: `Bearer ${user.jwtToken}` },
+      });
+      if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+  };
+}

@@ -1,0 +1,565 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type CameraListItem, type Image, imageNameOf, SITE_NAME, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPortal } from '../scripts/portal.ts';
+import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
+import { type CaptureContext, captureTick } from '../svc-imaging/src/capture.ts';
+import type { CameraRow } from '../svc-imaging/src/database.ts';
+import { renderDemoImage } from '../svc-imaging/src/demo-source.ts';
+import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { startTileServer, type TileServer } from './tile-server.ts';
+
+const PRIVACY_SECTIONS = [
+  'Kontaktadresse',
+  'Vertretungsberechtigte Personen',
+  'Handelsregistereintrag',
+  'Haftungsausschluss',
+  'Haftung für Links',
+  'Urheberrechte',
+  'Datenschutz',
+  'Datenschutzerklärung für die Nutzung von Web-Analytics',
+  'Datenschutzerklärung für die Nutzung der Kartenbibliothek (Leaflet)',
+  'Quelle',
+];
+/** Pages that axe checks and that are photographed. */
+const PUBLIC_PAGES = {
+  home: '/',
+  'home-list': '/?ansicht=liste',
+  webcams: '/webcams',
+  webcam: '/webcam/Rapperswil-Seedamm',
+  'referes-list': '/referes-list',
+  datenschutz: '/datenschutz',
+} as const;
+
+/** What svc-imaging decorates its app with (declared in its own plugins). */
+interface Imaging {
+  captureContext: CaptureContext;
+  cameraDirectory: { byName(name: string): Promise<CameraRow | undefined> };
+}
+
+const chf = (amount: number) => new Intl.NumberFormat('de-CH', { style: 'currency', currency: 'CHF' }).format(amount);
+
+describe('the public portal in Chromium', () => {
+  let portal: RunningPortal;
+  let tiles: TileServer;
+  let browser: Browser;
+  const errors: string[] = [];
+
+  async function cameraList(): Promise<CameraListItem[]> {
+    return (await fetch(`${portal.url}/api/Webcam/GetImages`)).json() as Promise<CameraListItem[]>;
+  }
+
+  async function latestImageOf(name: string): Promise<Image> {
+    const item = (await cameraList()).find((entry) => entry.webcam.name === name);
+    const latest = item?.images.find((image) => image !== null);
+    if (!latest) throw new Error(`${name} has no image`);
+    return latest;
+  }
+
+  beforeAll(async () => {
+    tiles = await startTileServer();
+    portal = await startTestPortal({
+      demoBackfillMinutes: 30,
+      mapTiles: { url: tiles.urlTemplate, attribution: 'Testkacheln' },
+    });
+    browser = await launchChromium();
+    // Every demo camera has its first pictures (expect.poll works only inside tests).
+    const deadline = Date.now() + 120_000;
+    while ((await cameraList()).length < DEMO_CAMERAS.length) {
+      if (Date.now() > deadline) throw new Error('The demo cameras delivered no pictures within 2 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    // The history backfill renders pictures in this process: let it finish before timing pages.
+    const imaging = portal.services.imaging as unknown as Imaging;
+    let done = -1;
+    for (let stable = 0; stable < 3 && Date.now() < deadline; ) {
+      const { count } = await imaging.captureContext.db
+        .selectFrom('captures')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .executeTakeFirstOrThrow();
+      stable = Number(count) === done ? stable + 1 : 0;
+      done = Number(count);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+    await tiles?.close();
+  });
+
+  async function open(path: string, viewport = DESKTOP): Promise<Page> {
+    const page = await browser.newPage({ viewport });
+    page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`${path}: ${message.text()}`);
+    });
+    await page.goto(`${portal.url}${path}`);
+    return page;
+  }
+
+  /** The map with its tiles, cones and markers drawn. */
+  async function mapReady(page: Page): Promise<void> {
+    await page.locator('.leaflet-tile-loaded').first().waitFor();
+    await expect.poll(() => page.locator('path.view-cone').count(), { timeout: 15_000 }).toBe(DEMO_CAMERAS.length);
+  }
+
+  /** A point inside a cone where the cone itself is the topmost element (cones overlap, markers sit on apexes). */
+  async function pointInsideCone(page: Page, index: number): Promise<{ x: number; y: number }> {
+    const point = await page
+      .locator('path.view-cone')
+      .nth(index)
+      .evaluate((path: SVGPathElement) => {
+        const numbers = (path.getAttribute('d') ?? '').match(/-?\d+(\.\d+)?/g)?.map(Number) ?? [];
+        const points: [number, number][] = [];
+        for (let i = 0; i + 1 < numbers.length; i += 2) points.push([numbers[i] as number, numbers[i + 1] as number]);
+        const apex = points[0] as [number, number];
+        const arc = points.slice(1);
+        const matrix = path.getScreenCTM();
+        if (!matrix) return null;
+        for (const along of [0.45, 0.6, 0.3, 0.75, 0.2, 0.9]) {
+          for (const across of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+            const edge = arc[Math.round(across * (arc.length - 1))] as [number, number];
+            const svgPoint = new DOMPoint(apex[0] + (edge[0] - apex[0]) * along, apex[1] + (edge[1] - apex[1]) * along);
+            const screen = svgPoint.matrixTransform(matrix);
+            const inView = screen.x > 10 && screen.y > 10 && screen.x < innerWidth - 10 && screen.y < innerHeight - 10;
+            if (inView && document.elementFromPoint(screen.x, screen.y) === path) return { x: screen.x, y: screen.y };
+          }
+        }
+        return null;
+      });
+    if (!point) throw new Error(`Cone ${index} has no free point in view`);
+    return point;
+  }
+
+  async function screenshots(page: Page, name: string): Promise<void> {
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: join(ARTIFACTS, `public-${name}-desktop.png`), fullPage: true });
+    await page.setViewportSize(PHONE);
+    // Leaflet re-measures after a resize; give it a frame or two.
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(ARTIFACTS, `public-${name}-phone.png`), fullPage: true });
+    await page.setViewportSize(DESKTOP);
+  }
+
+  interface FetchedScript {
+    file: string;
+    owner: string;
+    raw: number;
+    gzip: number;
+    sent: number;
+    encoding: string;
+  }
+
+  /** Home in a fresh browser context: every script it fetched, and the largest contentful paint. */
+  async function loadHomeCold(sharedFallbacks: Set<string>) {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { __lcp: { time: number; element: string } };
+      w.__lcp = { time: 0, element: '' };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { element?: Element })[]) {
+          const element = entry.element ? `${entry.element.tagName.toLowerCase()}.${entry.element.className}` : '';
+          w.__lcp = { time: entry.startTime, element };
+        }
+      }).observe({ type: 'largest-contentful-paint', buffered: true });
+    });
+    const scripts: FetchedScript[] = [];
+    const pending: Promise<void>[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (!url.pathname.endsWith('.js')) return;
+      const file = url.pathname.split('/').pop() ?? '';
+      const remote = /^\/remotes\/([^/]+)\//.exec(url.pathname)?.[1];
+      const owner = !remote ? 'shell' : sharedFallbacks.has(file) ? `shared (from ${remote})` : remote;
+      pending.push(
+        (async () => {
+          const body = await response.body();
+          scripts.push({
+            file: url.pathname,
+            owner,
+            raw: body.length,
+            gzip: gzipSync(body, { level: 9 }).length,
+            sent: (await response.request().sizes()).responseBodySize,
+            encoding: (await response.headerValue('content-encoding')) ?? 'identity',
+          });
+        })(),
+      );
+    });
+    await page.goto(`${portal.url}/`);
+    await mapReady(page);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await Promise.all(pending);
+    await page.waitForTimeout(300);
+    const lcp = await page.evaluate(() => (window as unknown as { __lcp: { time: number; element: string } }).__lcp);
+    await context.close();
+    return { scripts, lcp };
+  }
+
+  it('measures the home page: JavaScript fetched and largest contentful paint (cold cache)', async () => {
+    // Shared singletons (React DOM, react-router) are fetched from whichever build provides them first.
+    const manifest = (await (await fetch(`${portal.url}/remotes/mf-map/mf-manifest.json`)).json()) as {
+      shared: { assets: { js: { sync: string[] } } }[];
+    };
+    const sharedFallbacks = new Set(manifest.shared.flatMap((shared) => shared.assets.js.sync));
+    // Three cold loads (new context, empty cache); the median tells more than one noisy run.
+    const runs: { scripts: FetchedScript[]; lcp: { time: number; element: string } }[] = [];
+    for (let run = 0; run < 3; run++) runs.push(await loadHomeCold(sharedFallbacks));
+    const byLcp = [...runs].sort((a, b) => a.lcp.time - b.lcp.time);
+    const { scripts, lcp } = byLcp[1] as (typeof runs)[number];
+
+    const sum = (list: typeof scripts, key: 'raw' | 'gzip' | 'sent') => list.reduce((total, s) => total + s[key], 0);
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+    const owners = [...new Set(scripts.map((s) => s.owner))];
+    const lines = [
+      'Home page, cold cache, desktop (gzip -9 computed from the bytes; the gateway sends them uncompressed):',
+    ];
+    for (const s of scripts.sort((a, b) => b.raw - a.raw)) {
+      lines.push(`  ${s.file}  raw ${kib(s.raw)}, gzip ${kib(s.gzip)}, sent ${kib(s.sent)} ${s.encoding}`);
+    }
+    for (const owner of owners) {
+      const own = scripts.filter((s) => s.owner === owner);
+      lines.push(`  ${owner}: ${own.length} files, raw ${kib(sum(own, 'raw'))}, gzip ${kib(sum(own, 'gzip'))}`);
+    }
+    const gzipTotal = sum(scripts, 'gzip');
+    lines.push(
+      `  JavaScript total: raw ${kib(sum(scripts, 'raw'))}, gzip ${kib(gzipTotal)} (target 180 KiB: ${gzipTotal <= 180 * 1024 ? 'met' : 'missed'})`,
+      `  Largest contentful paint: median ${lcp.time.toFixed(0)} ms of ${runs.map((r) => r.lcp.time.toFixed(0)).join(', ')} ms, ${lcp.element} (target 1000 ms: ${lcp.time <= 1000 ? 'met' : 'missed'})`,
+    );
+    console.log(lines.join('\n'));
+
+    expect(lcp.time).toBeGreaterThan(0);
+    // The map's code arrives as its own chunk, and mf-map's own files stay small.
+    expect(scripts.some((s) => /\/camera-map\.[0-9a-f]+\.js$/.test(s.file))).toBe(true);
+    expect(
+      sum(
+        scripts.filter((s) => s.owner === 'mf-map'),
+        'gzip',
+      ),
+    ).toBeLessThan(100 * 1024);
+  });
+
+  it('shows the satellite map with clustered markers and one view cone per positioned camera', async () => {
+    const page = await open('/');
+    await mapReady(page);
+    const positioned = (await cameraList()).filter(
+      (item) => item.images[0] && !(item.images[0].lat === 0 && item.images[0].lng === 0),
+    );
+    expect(await page.locator('path.view-cone').count()).toBe(positioned.length);
+    expect(tiles.requests()).toBeGreaterThan(0);
+    expect(await page.locator('.leaflet-control-attribution').textContent()).toContain('Testkacheln');
+
+    // Every camera is a 15×15 marker or counted in a cluster.
+    const singles = page.locator('.leaflet-marker-icon.camera-marker');
+    const clusterCounts = await page.locator('.leaflet-marker-icon.camera-cluster span[aria-hidden]').allTextContents();
+    expect((await singles.count()) + clusterCounts.reduce((sum, count) => sum + Number(count), 0)).toBe(8);
+    const box = await singles.first().boundingBox();
+    expect([box?.width, box?.height]).toEqual([15, 15]);
+
+    // Spec §2: zoom 13 within 13 … 18 and no wheel zoom.
+    expect(await page.locator('.leaflet-control-zoom-out').getAttribute('aria-disabled')).toBe('true');
+    await page.locator('.camera-map').hover();
+    await page.mouse.wheel(0, -500);
+    await page.waitForTimeout(400);
+    expect(await page.locator('.leaflet-control-zoom-out').getAttribute('aria-disabled')).toBe('true');
+    await page.close();
+  });
+
+  it('highlights a cone under the pointer and opens its camera page on a click', async () => {
+    const page = await open('/');
+    await mapReady(page);
+    const cone = page.locator('path.view-cone').nth(2);
+    const before = await cone.getAttribute('fill-opacity');
+    const point = await pointInsideCone(page, 2);
+    await page.mouse.move(point.x, point.y);
+    await expect.poll(() => cone.getAttribute('fill-opacity')).not.toBe(before);
+    expect(Number(await cone.getAttribute('stroke-width'))).toBeGreaterThan(2);
+    // Its tooltip names the camera.
+    const name = (await page.locator('.camera-tooltip strong').textContent()) ?? '';
+    expect(DEMO_CAMERAS.map((camera) => camera.name)).toContain(name);
+    await page.mouse.move(5, 5);
+    await expect.poll(() => cone.getAttribute('fill-opacity')).toBe(before);
+
+    await markDocument(page);
+    await page.mouse.click(point.x, point.y);
+    await page.waitForURL(`${portal.url}/webcam/${name}`);
+    await expect.poll(() => page.locator('main h1').textContent()).toBe(name);
+    // Client-side (react-router): still the same document.
+    expect(await isSameDocument(page)).toBe(true);
+    await page.close();
+  });
+
+  it('clusters cameras that come close, live on the open map', async () => {
+    const admin = portal.demoAdmin;
+    if (!admin) throw new Error('The portal created no demo admin');
+    const api = await adminApi(portal.url, admin);
+    const page = await open('/');
+    await mapReady(page);
+    const ufenau = await latestImageOf('Insel-Ufenau');
+    const rapperswil = await latestImageOf('Rapperswil-Seedamm');
+    const clusters = page.locator('.leaflet-marker-icon.camera-cluster');
+    const clustersBefore = await clusters.count();
+    try {
+      // A position correction moves Ufenau next to Rapperswil: the gateway streams it to the page.
+      await api.setPosition({ ...ufenau, lat: rapperswil.lat + 0.0004, lng: rapperswil.lng - 0.0004 });
+      await expect.poll(() => clusters.count(), { timeout: 10_000 }).toBe(clustersBefore + 1);
+      expect(await clusters.locator('span[aria-hidden]').allTextContents()).toContain('2');
+      await page.screenshot({ path: join(ARTIFACTS, 'public-home-cluster-desktop.png') });
+    } finally {
+      await api.setPosition(ufenau);
+    }
+    await expect.poll(() => clusters.count(), { timeout: 10_000 }).toBe(clustersBefore);
+    await page.close();
+  });
+
+  it('lists the cameras with arrows turned to their direction, names and links', async () => {
+    const page = await open('/');
+    await page.getByRole('tab', { name: 'Liste' }).click();
+    expect(new URL(page.url()).search).toBe('?ansicht=liste');
+    const panel = page.getByRole('tabpanel', { name: 'Liste' });
+    await expect.poll(() => panel.getByRole('listitem').count()).toBe(8);
+    for (const item of await cameraList()) {
+      const row = panel.getByRole('listitem').filter({ hasText: item.webcam.name });
+      const link = row.getByRole('link', { name: item.webcam.name });
+      expect(await link.getAttribute('href')).toBe(`/webcam/${item.webcam.name}`);
+      const arrow = row.locator('svg.direction-arrow');
+      expect(await arrow.evaluate((svg) => (svg as SVGElement).style.transform)).toBe(
+        `rotate(${item.images[0]?.direction}deg)`,
+      );
+    }
+    expect(await page.getByRole('link', { name: 'Alle Webcams' }).getAttribute('href')).toBe('/webcams');
+    // Keyboard: arrow keys move between the tabs.
+    await page.getByRole('tab', { name: 'Liste' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByRole('tab', { name: 'Karte' }).getAttribute('aria-selected')).toBe('true');
+    await page.close();
+  });
+
+  it('names the camera page in title and keywords and steps through the day with the slider', async () => {
+    const name = 'Rapperswil-Seedamm';
+    const page = await open(`/webcam/${name}`);
+    await expect.poll(() => page.title()).toBe(`${SITE_NAME} – ${name}`);
+    expect(await page.locator('main h1').textContent()).toBe(name);
+    const keywords = page.locator('meta[name="keywords"]');
+    await expect.poll(() => keywords.getAttribute('content')).toContain(name);
+
+    const picture = page.getByRole('img', { name: new RegExp(`^Webcam ${name}`) });
+    await picture.waitFor();
+    const latest = await latestImageOf(name);
+    expect(await picture.getAttribute('src')).toBe(`/api/Image/Get/camera/${name}/${latest.name}.jpg`);
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+    const slider = page.getByRole('slider', { name: 'Aufnahmezeit' });
+    const max = Number(await slider.getAttribute('max'));
+    expect(max).toBeGreaterThanOrEqual(2);
+    const seen = new Set([await picture.getAttribute('src')]);
+    await slider.focus();
+    for (let step = 0; step < 3; step++) {
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => picture.getAttribute('src')).not.toBe([...seen].at(-1));
+      seen.add(await picture.getAttribute('src'));
+    }
+    expect(seen.size).toBe(4);
+
+    // The timelapse runs to the latest picture and stops.
+    await page.getByRole('button', { name: /Zeitraffer abspielen/ }).click();
+    await expect
+      .poll(() => picture.getAttribute('src'), { timeout: 20_000 })
+      .toBe(`/api/Image/Get/camera/${name}/${latest.name}.jpg`);
+    await page.getByRole('button', { name: /Zeitraffer abspielen/ }).waitFor();
+    await page.close();
+  });
+
+  it('shows a card with a loaded picture for each camera at /webcams', async () => {
+    const page = await open('/webcams');
+    const cards = page.locator('a.camera-card');
+    await expect.poll(() => cards.count()).toBe(8);
+    const pictures = page.locator('img.camera-card__image');
+    // Lazy pictures load once they are near the viewport.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect
+      .poll(() =>
+        pictures.evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length),
+      )
+      .toBe(8);
+    for (const img of await pictures.all()) {
+      expect(await img.getAttribute('width')).toBe('480');
+      expect(await img.getAttribute('height')).toBe('270');
+    }
+    expect(await cards.first().getAttribute('href')).toMatch(/^\/webcam\//);
+    await page.close();
+  });
+
+  it('shows the prices in CHF and the pages using the service at /referes-list', async () => {
+    const page = await open('/referes-list');
+    for (const amount of [10, 25, 20, 15, 120]) await page.getByText(chf(amount)).first().waitFor();
+    await page.getByText(/Noch zeigt keine Partnerseite/).waitFor();
+    await page.close();
+  });
+
+  it('shows every section of the privacy notice at /datenschutz', async () => {
+    const page = await open('/datenschutz');
+    await page.locator('main h2').first().waitFor();
+    expect(await page.locator('main h2').allTextContents()).toEqual(PRIVACY_SECTIONS);
+    expect(await page.title()).toBe(`${SITE_NAME} – Datenschutz`);
+    await page.close();
+  });
+
+  it('sends an unknown path home', async () => {
+    const page = await open('/gibt/es/nicht');
+    await page.waitForURL(`${portal.url}/`);
+    await page.getByRole('tab', { name: 'Karte' }).waitFor();
+    await page.close();
+  });
+
+  it('shows a newly captured picture on open pages without reloading', async () => {
+    const name = 'Maennedorf';
+    const imaging = portal.services.imaging as unknown as Imaging;
+    const camera = await imaging.cameraDirectory.byName(name);
+    if (!camera) throw new Error(`No camera ${name} in svc-imaging`);
+    const streamOpen = (page: Page) =>
+      page.waitForResponse((response) => response.url().endsWith('/api/Events/stream'));
+
+    const cardsPage = await browser.newPage({ viewport: DESKTOP });
+    const cardsStream = streamOpen(cardsPage);
+    await cardsPage.goto(`${portal.url}/webcams`);
+    const cameraPage = await browser.newPage({ viewport: DESKTOP });
+    const cameraStream = streamOpen(cameraPage);
+    await cameraPage.goto(`${portal.url}/webcam/${name}`);
+    await Promise.all([cardsStream, cameraStream]);
+    await cameraPage.getByRole('slider').waitFor();
+    const cardImage = cardsPage.getByRole('img', { name: `Aktuelles Bild der Webcam ${name}` });
+    await cardImage.waitFor();
+    await markDocument(cardsPage);
+    await markDocument(cameraPage);
+
+    // A tick after the latest picture, so it becomes the newest.
+    const latest = await latestImageOf(name);
+    let tick = new Date(Math.ceil(Date.now() / 60_000) * 60_000);
+    while (imageNameOf(tick) <= latest.name) tick = new Date(tick.getTime() + 60_000);
+    const demo = { ...imaging.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+    const outcome = await captureTick(demo, camera, tick);
+    expect(outcome.outcome).toBe('captured');
+    const expected = `/api/Image/Get/camera/${name}/${imageNameOf(tick)}.jpg`;
+
+    await expect.poll(() => cardImage.getAttribute('src'), { timeout: 10_000 }).toBe(expected);
+    const shown = cameraPage.getByRole('img', { name: new RegExp(`^Webcam ${name}`) });
+    await expect.poll(() => shown.getAttribute('src'), { timeout: 10_000 }).toBe(expected);
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    // Not reloaded: still the first document of each page.
+    for (const page of [cardsPage, cameraPage]) {
+      expect(await isSameDocument(page)).toBe(true);
+      await page.close();
+    }
+  });
+
+  it('has no serious or critical accessibility violations on the public pages', async () => {
+    const found: string[] = [];
+    for (const [name, path] of Object.entries(PUBLIC_PAGES)) {
+      const page = await open(path);
+      await page.locator('main h1').waitFor();
+      if (name === 'home') await mapReady(page);
+      else await page.waitForLoadState('networkidle').catch(() => {});
+      const result = await new AxeBuilder({ page }).analyze();
+      for (const violation of result.violations) {
+        if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
+        found.push(
+          `${path}: ${violation.id} (${violation.impact}) ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        );
+      }
+      await page.close();
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('spares /webcams and the camera page the map code', async () => {
+    const manifest = (await (await fetch(`${portal.url}/remotes/mf-map/mf-manifest.json`)).json()) as {
+      exposes: { assets: { js: { async: string[] } } }[];
+    };
+    const mapChunks = manifest.exposes.flatMap((expose) => expose.assets.js.async);
+    expect(mapChunks.some((file) => file.startsWith('camera-map.'))).toBe(true);
+    for (const path of ['/webcams', '/webcam/Richterswil']) {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      });
+      await page.goto(`${portal.url}${path}`);
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle').catch(() => {});
+      expect(scripts.filter((file) => mapChunks.includes(file.split('/').pop() ?? ''))).toEqual([]);
+      expect(await page.locator('.leaflet-container').count()).toBe(0);
+      await page.close();
+    }
+  });
+
+  it('renders at desktop and phone size (screenshots in e2e/.artifacts)', async () => {
+    for (const [name, path] of Object.entries(PUBLIC_PAGES)) {
+      const page = await open(path);
+      await page.locator('main h1').waitFor();
+      if (name === 'home') await mapReady(page);
+      else await page.waitForLoadState('networkidle').catch(() => {});
+      if (name === 'webcams' || name === 'home-list') {
+        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await page.waitForLoadState('networkidle').catch(() => {});
+      }
+      await screenshots(page, name);
+      // Nothing wider than the phone.
+      await page.setViewportSize(PHONE);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await page.close();
+    }
+  });
+
+  it('logged no errors in the browser', () => {
+    expect(errors).toEqual([]);
+  });
+});
+
+/** Marks the current document, so a test can tell a client-side update from a reload. */
+async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __notReloaded?: boolean }).__notReloaded = true;
+  });
+}
+
+async function isSameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded === true);
+}
+
+/** The admin's API as the page calls it: bearer token plus the anti-forgery cookie echoed in its header. */
+async function adminApi(baseUrl: string, credentials: { username: string; password: string }) {
+  const first = await fetch(`${baseUrl}/api/News/News/news`);
+  await first.body?.cancel();
+  const xsrf = new RegExp(`${XSRF_COOKIE}=([^;]+)`).exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  const headers = { cookie: `${XSRF_COOKIE}=${xsrf}`, [XSRF_HEADER]: xsrf, 'content-type': 'application/json' };
+  const login = await fetch(`${baseUrl}/api/Authenticate/Authenticate`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(credentials),
+  });
+  if (!login.ok) throw new Error(`Admin login answered ${login.status}`);
+  const { jwtToken } = (await login.json()) as { jwtToken: string };
+  return {
+    async setPosition(image: Image): Promise<void> {
+      const response = await fetch(`${baseUrl}/api/Image/SetPosition/set`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${jwtToken}` },
+        body: JSON.stringify({
+          webcamId: image.webcamId,
+          name: image.name,
+          lat: image.lat,
+          lng: image.lng,
+          direction: image.direction,
+        }),
+      });
+      if (!response.ok) throw new Error(`SetPosition answered ${response.status}: ${await response.text()}`);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { Bus } from '@lakecams/bus';
+import { SERVICES } from '@lakecams/contracts';
+import { errorsPlugin, healthPlugin, metricsPlugin } from '@lakecams/service-kit';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { antiForgeryPlugin } from './plugins/anti-forgery.ts';
+import { apiRoutingPlugin } from './plugins/api-routing.ts';
+import { frontendsPlugin, type FrontendsOptions } from './plugins/frontends.ts';
+import { liveEventsPlugin } from './plugins/live-events.ts';
+import { isTargetReady, type ServiceTargets } from './service-targets.ts';
+
+export interface GatewayOptions extends FrontendsOptions {
+  logger: Logger;
+  targets: ServiceTargets;
+  /** Mark cookies Secure (served over https). */
+  secureCookies?: boolean;
+  /** The bus new images arrive on; live page updates need it. */
+  bus?: Bus;
+}
+
+/** The gateway: `/api/*` to the owning service, the front ends, `/remotes.json`, `/health`, `/ready`. */
+export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger.child({
+      service: 'gateway',
+    }) as FastifyBaseLogger,
+    // Per-request logs would dominate the log at image-serving rates; metrics cover requests.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: false,
+  });
+  await app.register(errorsPlugin, { notFound: false });
+  await app.register(healthPlugin);
+  await app.register(metricsPlugin, { service: 'gateway' });
+  // Ready only when every service is.
+  for (const service of SERVICES) {
+    app.addReadinessCheck(`svc-${service}`, () => isTargetReady(options.targets[service]));
+  }
+  await app.register(antiForgeryPlugin, { secureCookie: options.secureCookies ?? false });
+  if (options.bus) await app.register(liveEventsPlugin, { bus: options.bus });
+  await app.register(apiRoutingPlugin, { targets: options.targets });
+  await frontendsPlugin(app, options);
+  return app;
+}

@@ -1,0 +1,48 @@
+import { SERVICES, type ServiceName } from '@lakecams/contracts';
+import { BaseConfigSchema, ConfigError } from '@lakecams/service-kit';
+import { fileURLToPath } from 'node:url';
+import { Type } from 'typebox';
+import { defaultRemoteManifests } from './plugins/frontends.ts';
+import type { ServiceTargets } from './service-targets.ts';
+
+export const GatewayConfigSchema = Type.Object({
+  ...BaseConfigSchema.properties,
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** JSON map remote name → URL of its mf-manifest.json; defaults to the remotes this gateway serves. */
+  REMOTES: Type.Optional(Type.String()),
+  /** Folder holding shell/dist and <remote>/dist; defaults to the repository root. */
+  FRONTEND_ROOT: Type.String({
+    default: fileURLToPath(new URL('../..', import.meta.url)),
+  }),
+  /** Satellite tile URL template for the map ({z}/{x}/{y}); a public imagery service by default. */
+  MAP_TILE_URL: Type.Optional(Type.String()),
+  MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
+});
+
+/** `/remotes.json` content: the `REMOTES` setting, or the remotes served by this gateway. */
+export function remoteManifestsFrom(value: string | undefined): Record<string, string> {
+  if (!value) return defaultRemoteManifests();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError('REMOTES must be a JSON object of remote name to manifest URL');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Object.values(parsed).some((v) => typeof v !== 'string')) {
+    throw new ConfigError('REMOTES must be a JSON object of remote name to manifest URL');
+  }
+  return { ...defaultRemoteManifests(), ...(parsed as Record<string, string>) };
+}
+
+/** Distributed mode: `SERVICE_URL_<NAME>` per service, comma-separated for several replicas. */
+export function remoteTargetsFrom(env: Record<string, string | undefined>): ServiceTargets {
+  const entries = SERVICES.map((service): [ServiceName, { kind: 'remote'; urls: string[] }] => {
+    const urls = (env[`SERVICE_URL_${service.toUpperCase()}`] ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    if (urls.length === 0) throw new ConfigError(`SERVICE_URL_${service.toUpperCase()} is required`);
+    return [service, { kind: 'remote', urls }];
+  });
+  return Object.fromEntries(entries) as ServiceTargets;
+}

@@ -1,0 +1,8 @@
+export { buildGateway, type GatewayOptions } from './app.ts';
+export {
+  GatewayConfigSchema,
+  remoteManifestsFrom,
+  remoteTargetsFrom,
+} from './config.ts';
+export { DEFAULT_MAP_TILES, defaultRemoteManifests } from './plugins/frontends.ts';
+export type { ServiceTarget, ServiceTargets } from './service-targets.ts';

@@ -1,0 +1,44 @@
+import replyFrom from '@fastify/reply-from';
+import { ownerOfApiPath } from '@lakecams/contracts';
+import { errorBody } from '@lakecams/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { replicaPicker, type ServiceTargets } from '../service-targets.ts';
+
+/** `/api/<Controller>/…` → the owning service (ARCHITECTURE.md table in @lakecams/contracts). */
+export async function apiRoutingPlugin(app: FastifyInstance, options: { targets: ServiceTargets }) {
+  await app.register(replyFrom, {
+    undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000 },
+  });
+  // Bodies pass through untouched: the owning service parses and validates them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  const pickers = new Map(
+    Object.entries(options.targets).flatMap(([service, target]) =>
+      target.kind === 'remote' ? [[service, replicaPicker(target.urls)] as const] : [],
+    ),
+  );
+
+  app.all('/api/*', { schema: { hide: true } }, (request, reply) => {
+    const owner = ownerOfApiPath(request.url);
+    if (!owner) return reply.code(404).send(errorBody(404, `No service answers ${request.url.split('?')[0]}`));
+    const target = options.targets[owner];
+    if (target.kind === 'local') {
+      reply.hijack();
+      target.app.routing(request.raw, reply.raw);
+      return;
+    }
+    const base = pickers.get(owner)?.() ?? '';
+    return reply.from(new URL(request.url, base).toString(), {
+      rewriteRequestHeaders: (original, headers) => ({
+        ...headers,
+        'x-forwarded-for': original.socket.remoteAddress ?? '',
+        'x-forwarded-host': original.headers.host ?? '',
+      }),
+      onError: (fromReply, { error }) => {
+        request.log.warn({ err: error, service: owner }, 'service unreachable');
+        fromReply.code(503).send(errorBody(503, `Service ${owner} is unavailable, please retry shortly`));
+      },
+    });
+  });
+}

@@ -1,0 +1,47 @@
+import type { Bus, Subscription } from '@lakecams/bus';
+import { SUBJECTS } from '@lakecams/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+
+const KEEPALIVE_MS = 25_000;
+
+/**
+ * `GET /api/Events/stream`: server-sent events to open pages. Each new image becomes an `image` event,
+ * so maps, lists and camera pages update without reloading.
+ */
+export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus }) {
+  const clients = new Set<ServerResponse>();
+  const broadcast = (event: string, data: unknown) => {
+    const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const client of clients) client.write(frame);
+  };
+  let subscription: Subscription | undefined = await options.bus.subscribe(SUBJECTS.imageListed, (message) =>
+    broadcast('image', message.data),
+  );
+  const keepalive = setInterval(() => {
+    for (const client of clients) client.write(': keepalive\n\n');
+  }, KEEPALIVE_MS);
+  keepalive.unref();
+
+  app.get('/api/Events/stream', { schema: { hide: true } }, (request, reply) => {
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    response.write('retry: 5000\n\n');
+    clients.add(response);
+    request.raw.on('close', () => clients.delete(response));
+  });
+
+  app.addHook('onClose', async () => {
+    clearInterval(keepalive);
+    await subscription?.unsubscribe();
+    subscription = undefined;
+    for (const client of clients) client.end();
+    clients.clear();
+  });
+}

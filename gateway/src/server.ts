@@ -1,0 +1,26 @@
+import { createBus } from '@lakecams/bus';
+import { createLogger, listenWithGrace, loadConfig } from '@lakecams/service-kit';
+import { buildGateway } from './app.ts';
+import { GatewayConfigSchema, remoteManifestsFrom, remoteTargetsFrom } from './config.ts';
+import { DEFAULT_MAP_TILES } from './plugins/frontends.ts';
+
+const config = loadConfig(GatewayConfigSchema);
+const logger = createLogger(config.LOG_LEVEL, 'gateway');
+const bus = await createBus({ natsUrl: config.NATS_URL, name: 'gateway', namespace: config.BUS_NAMESPACE });
+const app = await buildGateway({
+  bus,
+  logger,
+  targets: remoteTargetsFrom(process.env),
+  frontendRoot: config.FRONTEND_ROOT,
+  remotes: remoteManifestsFrom(config.REMOTES),
+  ...(config.MAP_TILE_URL
+    ? {
+        mapTiles: {
+          url: config.MAP_TILE_URL,
+          attribution: config.MAP_TILE_ATTRIBUTION ?? DEFAULT_MAP_TILES.attribution,
+        },
+      }
+    : {}),
+});
+const url = await listenWithGrace(app, { host: config.HOST, port: config.PORT }, () => bus.close());
+logger.info({ url }, 'gateway listening');

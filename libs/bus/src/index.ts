@@ -1,0 +1,43 @@
+import { createInProcessBus } from './in-process-bus.ts';
+import { createNatsBus } from './nats-bus.ts';
+import type { Bus, BusLogger } from './types.ts';
+
+export type { InProcessBusOptions } from './in-process-bus.ts';
+export { createInProcessBus, DEFAULT_EVENT_LOG_LIMIT } from './in-process-bus.ts';
+export type { NatsBusOptions } from './nats-bus.ts';
+export { CORE_SUBJECT_PREFIX, createNatsBus, DEFAULT_STREAM, DEFAULT_STREAM_MAX_AGE_MS } from './nats-bus.ts';
+export { DEFAULT_STREAM_SUBJECTS, subjectMatches } from './shared.ts';
+export type {
+  Bus,
+  BusLogger,
+  BusMessage,
+  DurableConsumerOptions,
+  DurableHandler,
+  DurableMessage,
+  Handler,
+  RequestOptions,
+  Responder,
+  SubscribeOptions,
+  Subscription,
+} from './types.ts';
+export { BusRequestError } from './types.ts';
+
+export interface BusConfig {
+  /** NATS server URL(s); without it the bus lives inside this process. */
+  natsUrl?: string;
+  /** Connection name, usually the service name. */
+  name: string;
+  logger?: BusLogger;
+  /** Events stream name on NATS; default `DEFAULT_STREAM`. */
+  stream?: string;
+  /** Subjects `publishEvent` accepts; default `DEFAULT_STREAM_SUBJECTS`. */
+  subjects?: string[];
+  /** NATS only: keep this bus apart from others on the same server (see `NatsBusOptions.namespace`). */
+  namespace?: string;
+}
+
+export async function createBus(config: BusConfig): Promise<Bus> {
+  const { natsUrl, name, logger, stream, subjects, namespace } = config;
+  if (natsUrl) return createNatsBus({ servers: natsUrl, name, logger, stream, subjects, namespace });
+  return createInProcessBus({ logger, subjects });
+}

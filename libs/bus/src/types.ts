@@ -1,0 +1,87 @@
+/** A message delivered to a plain subscriber or a request handler. */
+export interface BusMessage<T = unknown> {
+  subject: string;
+  data: T;
+}
+
+/** A message delivered to a durable consumer; it must be settled exactly once. */
+export interface DurableMessage<T = unknown> extends BusMessage<T> {
+  /** 1 on first delivery, incremented on every redelivery. */
+  deliveryCount: number;
+  ack(): void;
+  /** Ask for redelivery, optionally after a delay in milliseconds. */
+  nak(delayMs?: number): void;
+  /** Give up on this message: it is never redelivered. */
+  term(): void;
+}
+
+export interface Subscription {
+  unsubscribe(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Members of one queue group share the messages: each message reaches one member. */
+  queue?: string;
+}
+
+export interface DurableConsumerOptions {
+  /** Durable name: consumers with the same name share one cursor and its messages (work queue). */
+  durable: string;
+  /** Subject filter within the events stream, wildcards allowed (e.g. `webcam.camera.>`). */
+  filter: string;
+  /** Redeliver when not settled within this time. Default 30 s. */
+  ackWaitMs?: number;
+  /** Give up after this many deliveries. Default 5. */
+  maxDeliver?: number;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+export type Handler<T> = (message: BusMessage<T>) => void | Promise<void>;
+export type DurableHandler<T> = (message: DurableMessage<T>) => void | Promise<void>;
+export type Responder<T, R> = (message: BusMessage<T>) => R | Promise<R>;
+
+/**
+ * The one interface services depend on. Payloads are JSON values.
+ * `publish`/`subscribe` are fire-and-forget (core NATS); `publishEvent`/`consume` are durable
+ * (JetStream: persisted, explicit ack, redelivery); `request`/`respond` are look-ups.
+ * Core messages and events never mix, even on the same subject: subscribers see no events, consumers no core messages.
+ */
+export interface Bus {
+  readonly kind: 'nats' | 'in-process';
+  publish(subject: string, data: unknown): Promise<void>;
+  subscribe<T = unknown>(subject: string, handler: Handler<T>, options?: SubscribeOptions): Promise<Subscription>;
+  /** Persist an event; resolves once the bus has stored it. */
+  publishEvent(subject: string, data: unknown): Promise<void>;
+  consume<T = unknown>(handler: DurableHandler<T>, options: DurableConsumerOptions): Promise<Subscription>;
+  request<R = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<R>;
+  /** Answer requests on a subject; responders in the same queue group share the load. */
+  respond<T = unknown, R = unknown>(
+    subject: string,
+    responder: Responder<T, R>,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
+  /** True while the bus can deliver (used by /ready). */
+  isConnected(): boolean;
+  /** Stop subscriptions, drain, close. */
+  close(): Promise<void>;
+}
+
+/** Pino-style logger (fields first); `console` fits too. */
+export interface BusLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Thrown by `request` when nobody answers in time, or the responder failed. */
+export class BusRequestError extends Error {
+  readonly code: 'timeout' | 'no-responders' | 'remote-error';
+  constructor(code: 'timeout' | 'no-responders' | 'remote-error', message: string) {
+    super(message);
+    this.name = 'BusRequestError';
+    this.code = code;
+  }
+}

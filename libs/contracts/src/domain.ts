@@ -1,0 +1,82 @@
+/** Wire shapes of spec §3, camelCase, enumerations as upper-case strings. */
+
+export const WEBCAM_TYPES = ['STATIC', 'MOBILE', 'ROTATION'] as const;
+export type WebcamType = (typeof WEBCAM_TYPES)[number];
+
+export const QUALITIES = ['POOR', 'LOW', 'MEDIUM', 'HIGH', 'FULL'] as const;
+export type Quality = (typeof QUALITIES)[number];
+
+export const LAYER_LEVELS = ['BASE', 'TIME', 'OFFLINE'] as const;
+export type LayerLevel = (typeof LAYER_LEVELS)[number];
+
+export interface Webcam {
+  id: number;
+  name: string;
+  /** URL the camera image is fetched from. */
+  pattern: string;
+  /** Visible distance in km. */
+  distance: number;
+  /** Angle of view in degrees. */
+  angle: number;
+  intervalMin: number;
+  webcamType: WebcamType;
+}
+
+export interface Image {
+  lat: number;
+  lng: number;
+  /** Direction of view in degrees, 0 = north. */
+  direction: number;
+  /** Capture timestamp `yyyyMMddHHmm`. */
+  name: string;
+  webcamId: number;
+}
+
+/** Camera list item: a webcam plus its images; shown only with at least one non-null image. */
+export interface CameraListItem {
+  webcam: Webcam;
+  images: (Image | null)[];
+}
+
+/** Uniform error body of every service and the gateway. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+/** Camera names become paths and bus subjects: keep them to this shape. */
+export const CAMERA_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$';
+export function isValidCameraName(name: string): boolean {
+  return new RegExp(CAMERA_NAME_PATTERN).test(name);
+}
+
+export interface LocalDateParts {
+  yyyy: string;
+  MM: string;
+  dd: string;
+  HH: string;
+  mm: string;
+}
+
+/** Year, month, day, hour and minute of a moment in the region's local time, zero-padded. */
+export function localDateParts(date: Date, timeZone = 'Europe/Zurich'): LocalDateParts {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return { yyyy: part('year'), MM: part('month'), dd: part('day'), HH: part('hour'), mm: part('minute') };
+}
+
+/** Image names are capture timestamps `yyyyMMddHHmm` in the region's local time. */
+export function imageNameOf(date: Date, timeZone = 'Europe/Zurich'): string {
+  const { yyyy, MM, dd, HH, mm } = localDateParts(date, timeZone);
+  return `${yyyy}${MM}${dd}${HH}${mm}`;
+}
+export const IMAGE_NAME_PATTERN = '^[0-9]{12}$';

@@ -1,0 +1,100 @@
+/** Identity wire shapes (spec §3, §7). User ids are UUIDs. */
+
+export const ROLES = { admin: 'Admin', referer: 'Referer', premium: 'Premium' } as const;
+
+/** The User of spec §3 as returned by Authenticate and RefreshToken; the refresh token travels only as a cookie. */
+export interface User {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userName: string;
+  phoneNumber: string;
+  emailConfirmed: boolean;
+  jwtToken: string;
+  roles: string[];
+}
+
+/** A user as listed to administrators (AllUsers, impersonate page). */
+export interface UserSummary {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  userName: string;
+  phoneNumber: string;
+  emailConfirmed: boolean;
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+export interface RegisterModel {
+  firstname: string;
+  lastname: string;
+  email: string;
+  username: string;
+  password: string;
+  passwordConfirm: string;
+  phoneNumber: string;
+}
+
+export interface ProfileUpdate {
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+}
+
+export interface ResetPasswordModel {
+  email: string;
+  username: string;
+  password: string;
+  passwordConfirm: string;
+  /** The reset code from the recover-password mail. */
+  token: string;
+}
+
+export interface ContactModel {
+  mail: string;
+  name: string;
+  phone: string;
+  message: string;
+  subject: string;
+}
+
+/** A feature code assigned to a user. */
+export interface CodeAssignment {
+  id: string;
+  userId: string;
+  userName: string;
+  code: string;
+  /** What the code unlocks: the role it grants. */
+  feature: string;
+  assignedAt: string;
+}
+
+export const CAPTCHA_ACTIONS = ['register', 'contact'] as const;
+export type CaptchaAction = (typeof CAPTCHA_ACTIONS)[number];
+
+/** Spec §3 "Referer user": a page (url) of a user that embeds camera images. */
+export interface RefererUser {
+  id: number;
+  userEmail: string;
+  url: string;
+}
+
+/** Header naming the user an Admin acts as (honoured only for verified Admins). */
+export const IMPERSONATE_HEADER = 'Impersonate';
+
+/** Name of the anti-forgery cookie and header (double submit, checked by the gateway). */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
+/** The refresh token cookie (httpOnly, SameSite=Strict). */
+export const REFRESH_COOKIE = 'refreshToken';
+/**
+ * The access token again as an httpOnly cookie, for requests that cannot carry a header: pictures in
+ * `<img>` and the job dashboard. Accepted only on routes that opt in, all of them read-only.
+ */
+export const ACCESS_COOKIE = 'lakecams_access';

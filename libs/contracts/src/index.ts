@@ -1,0 +1,5 @@
+export * from './domain.ts';
+export * from './identity.ts';
+export * from './routing.ts';
+export * from './subjects.ts';
+export * from './validation.ts';

@@ -1,0 +1,45 @@
+/** Which service owns which `/api/<Controller>` (ARCHITECTURE.md). */
+export const SERVICES = ['identity', 'webcam', 'referer', 'imaging'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export const CONTROLLER_OWNERS: Readonly<Record<string, ServiceName>> = {
+  Authenticate: 'identity',
+  Register: 'identity',
+  RegisterConfirm: 'identity',
+  Code: 'identity',
+  Contact: 'identity',
+  Captcha: 'identity',
+  Webcam: 'webcam',
+  News: 'webcam',
+  Referer: 'referer',
+  Image: 'imaging',
+  Jobs: 'imaging',
+};
+
+/** The service owning an `/api/...` path, or undefined for an unknown controller. */
+export function ownerOfApiPath(path: string): ServiceName | undefined {
+  const controller = /^\/api\/([^/?#]+)/.exec(path)?.[1];
+  return controller && Object.hasOwn(CONTROLLER_OWNERS, controller) ? CONTROLLER_OWNERS[controller] : undefined;
+}
+
+/** Micro-frontends: Module Federation name, folder, and the routes (spec §2) each one mounts. */
+export const REMOTES = [
+  {
+    name: 'mf_map',
+    folder: 'mf-map',
+    routes: ['', 'webcam/:name', 'webcams', 'referes-list', 'datenschutz'],
+  },
+  {
+    name: 'mf_account',
+    folder: 'mf-account',
+    routes: ['login', 'register', 'confirmRegistration', 'resetPassword', 'user', 'contact'],
+  },
+  {
+    name: 'mf_admin',
+    folder: 'mf-admin',
+    routes: ['jobs', 'edit/webcams', 'edit/referers', 'edit/referer/cameras', 'impersonate'],
+  },
+] as const;
+export type RemoteName = (typeof REMOTES)[number]['name'];
+
+export const SITE_NAME = 'Seecam Zürichsee';

@@ -1,0 +1,14 @@
+/** Bus subjects (ARCHITECTURE.md, "Events"). */
+export const SUBJECTS = {
+  cameraUpserted: 'webcam.camera.upserted',
+  cameraDeleted: 'webcam.camera.deleted',
+  accessChanged: 'webcam.access.changed',
+  /** Core (live) message once the camera list shows a new image: open pages update from it. */
+  imageListed: 'webcam.image.listed',
+  layerChanged: 'referer.layer.changed',
+  imageCaptured: 'imaging.image.captured',
+  captureFailed: 'imaging.capture.failed',
+  imagesPruned: 'imaging.images.pruned',
+  userChanged: 'identity.user.changed',
+  mailSend: 'mail.send',
+} as const;

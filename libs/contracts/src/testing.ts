@@ -1,0 +1,51 @@
+import type { FieldRule } from './validation.ts';
+
+export interface RuleViolation {
+  case: string;
+  value: string;
+  message: string;
+}
+
+/**
+ * One value breaking each part of a field's rule, with the message the rule gives for it; the server
+ * tests and the form tests both walk every rule of spec §5 with these. For `equalsField` the other
+ * field must hold a different valid value.
+ */
+export function ruleViolations(field: string, rule: FieldRule): RuleViolation[] {
+  const cases: RuleViolation[] = [];
+  if (rule.required) cases.push({ case: `${field} empty`, value: '', message: rule.required });
+  if (rule.minLength && rule.minLength.value > 1) {
+    cases.push({
+      case: `${field} too short`,
+      value: 'x'.repeat(rule.minLength.value - 1),
+      message: rule.minLength.message,
+    });
+  }
+  if (rule.maxLength) {
+    cases.push({
+      case: `${field} too long`,
+      value: 'x'.repeat(rule.maxLength.value + 1),
+      message: rule.maxLength.message,
+    });
+  }
+  if (rule.pattern) {
+    // Spaces and "!" break every pattern we use (names, urls, emails, phones, passwords, crons).
+    const length = Math.max(rule.minLength?.value ?? 8, 8);
+    cases.push({
+      case: `${field} pattern`,
+      value: 'x !'.repeat(length).slice(0, length),
+      message: rule.pattern.message,
+    });
+  }
+  if (rule.oneOf) cases.push({ case: `${field} not a choice`, value: 'Etwas anderes', message: rule.oneOf.message });
+  if (rule.range) {
+    cases.push({ case: `${field} below range`, value: String(rule.range.min - 1), message: rule.range.message });
+    cases.push({ case: `${field} above range`, value: String(rule.range.max + 1), message: rule.range.message });
+    if (rule.range.integer) {
+      cases.push({ case: `${field} fraction`, value: String(rule.range.min + 0.5), message: rule.range.message });
+    }
+  }
+  if (rule.equalsField)
+    cases.push({ case: `${field} differs`, value: 'Other!Pass9', message: rule.equalsField.message });
+  return cases;
+}

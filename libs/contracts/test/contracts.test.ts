@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { imageNameOf, isValidCameraName, ownerOfApiPath } from '../src/index.ts';
+
+describe('contracts', () => {
+  it('routes each controller to its owning service', () => {
+    expect(ownerOfApiPath('/api/Webcam/GetImages?name=x')).toBe('webcam');
+    expect(ownerOfApiPath('/api/News/News/news')).toBe('webcam');
+    expect(ownerOfApiPath('/api/Authenticate/Authenticate')).toBe('identity');
+    expect(ownerOfApiPath('/api/Referer/GetPagesUses/PageUser')).toBe('referer');
+    expect(ownerOfApiPath('/api/Image/Get/camera/a.jpg')).toBe('imaging');
+    expect(ownerOfApiPath('/api/Unknown/x')).toBeUndefined();
+    expect(ownerOfApiPath('/api/constructor/x')).toBeUndefined();
+    expect(ownerOfApiPath('/webcams')).toBeUndefined();
+  });
+
+  it('names images by their local capture minute', () => {
+    expect(imageNameOf(new Date('2026-07-01T10:05:30Z'))).toBe('202607011205');
+    expect(imageNameOf(new Date('2026-12-31T23:59:00Z'))).toBe('202701010059');
+  });
+
+  it('accepts only safe camera names', () => {
+    expect(isValidCameraName('Rapperswil-Seedamm')).toBe(true);
+    for (const bad of ['', '../x', 'a/b', 'a.b', 'x'.repeat(65), '-start']) expect(isValidCameraName(bad)).toBe(false);
+  });
+});
+
+describe('administration rules', async () => {
+  const { validateForm, CAMERA_RULES, POSITION_RULES, LAYER_RULES, REFERER_RULES } = await import('../src/index.ts');
+  it('accepts a sensible camera and refuses out-of-range values', () => {
+    const camera = {
+      name: 'Neue-Kamera',
+      pattern: 'https://cam.example/{HH}{mm}.jpg',
+      distance: 6,
+      angle: 70,
+      intervalMin: 5,
+    };
+    expect(validateForm(CAMERA_RULES, camera)).toEqual({});
+    expect(validateForm(CAMERA_RULES, { ...camera, distance: 0.5, angle: 361, intervalMin: 2.5 })).toEqual({
+      distance: 'Distance must be between 1 and 20 km',
+      angle: 'Angle must be between 1 and 360',
+      intervalMin: 'Interval must be between 1 and 60 minutes',
+    });
+    expect(validateForm(CAMERA_RULES, { ...camera, pattern: 'ftp://x' }).pattern).toBe('This is not a url');
+  });
+  it('keeps positions on the lake valid', () => {
+    expect(validateForm(POSITION_RULES, { lat: 47.22, lng: 8.73, direction: 250 })).toEqual({});
+    expect(validateForm(POSITION_RULES, { lat: 46.9, lng: 47.5, direction: 360 })).toEqual({
+      lat: 'Latitude must be between 47 and 48',
+      lng: 'Longitude must be between 5.9 and 10.5',
+      direction: 'Direction must be between 0 and 359',
+    });
+  });
+  it('knows five-field crons and urls', () => {
+    for (const cron of ['* * * * *', '*/5 8-18 * * 1-5', '0 12 1 1 *'])
+      expect(validateForm(LAYER_RULES, { cron })).toEqual({});
+    for (const cron of ['* * * *', 'every minute', '* * * * * *'])
+      expect(validateForm(LAYER_RULES, { cron }).cron).toBe('This is not a cron definition');
+    expect(validateForm(REFERER_RULES, { url: 'https://partner.example/seite', userEmail: 'a@b.ch' })).toEqual({});
+    expect(validateForm(REFERER_RULES, { url: 'partner.example', userEmail: 'a@b.ch' }).url).toBe('This is not a url');
+  });
+});

@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { type Configuration, type RspackPluginInstance, rspack } from '@rspack/core';
+import { PrecompressPlugin } from './precompress.ts';
+
+/** Module Federation names of the apps (snake_case: they become JavaScript identifiers). */
+export const MF_NAMES = ['shell', 'mf_map', 'mf_account', 'mf_admin'] as const;
+export type MfName = (typeof MF_NAMES)[number];
+
+/** What a remote exposes: single-spa lifecycles (bootstrap, mount, unmount). */
+export const REMOTE_APP_MODULE = './app';
+
+/**
+ * One instance of each per page. Deep imports need their own keys, or a remote silently
+ * downloads a second React DOM (TOOLCHAIN.md, gotcha 5).
+ */
+export const SHARED_SINGLETONS = [
+  'react',
+  'react/jsx-runtime',
+  'react-dom',
+  'react-dom/client',
+  'react-router',
+  '@lakecams/session',
+] as const;
+
+interface SharedSingleton {
+  singleton: true;
+  requiredVersion: string;
+  eager: false;
+}
+
+/** The shared-module config every app uses, with versions read from the installed packages. */
+export function sharedSingletons(appDir: string): Record<string, SharedSingleton> {
+  const shared: Record<string, SharedSingleton> = {};
+  for (const key of SHARED_SINGLETONS) {
+    const version = installedVersion(packageNameOf(key), appDir);
+    shared[key] = { singleton: true, requiredVersion: `^${version}`, eager: false };
+  }
+  return shared;
+}
+
+function packageNameOf(shareKey: string): string {
+  const parts = shareKey.split('/');
+  return shareKey.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? shareKey);
+}
+
+/** Walks up node_modules like Node's resolver; reads package.json directly because not every package exports it. */
+function installedVersion(packageName: string, fromDir: string): string {
+  let dir = path.resolve(fromDir);
+  for (;;) {
+    const manifest = path.join(dir, 'node_modules', packageName, 'package.json');
+    try {
+      const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string };
+      if (version) return version;
+    } catch {
+      // not installed at this level: keep walking up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`Shared singleton ${packageName} is not installed (looked from ${fromDir})`);
+    dir = parent;
+  }
+}
+
+export interface AppConfigOptions {
+  name: MfName;
+  /** The app's folder, usually `import.meta.dirname` of its rspack.config.ts. */
+  appDir: string;
+  /** Entry modules; remotes have none, their container is the entry. */
+  entry?: Record<string, string>;
+  /** Modules a remote exposes, e.g. `{ './app': './src/app.tsx' }`. */
+  exposes?: Record<string, string>;
+  /** Compile-time constants for DefinePlugin (values are code, so JSON.stringify strings). */
+  define?: Record<string, string>;
+  plugins?: RspackPluginInstance[];
+}
+
+/**
+ * The Rspack configuration shared by the shell and every remote. Output goes to `dist/` or to
+ * `MF_OUT_DIR`; `publicPath: 'auto'` lets a build be served from any origin and folder.
+ */
+export function createAppConfig(options: AppConfigOptions): Configuration {
+  const isRemote = options.exposes !== undefined;
+  const outDir = process.env.MF_OUT_DIR ? path.resolve(process.env.MF_OUT_DIR) : path.join(options.appDir, 'dist');
+  const plugins: RspackPluginInstance[] = [
+    new ModuleFederationPlugin({
+      name: options.name,
+      filename: 'remoteEntry.js',
+      exposes: options.exposes ?? {},
+      shared: sharedSingletons(options.appDir),
+      manifest: true,
+      // Types come from the workspace packages; generating them costs seconds per build.
+      dts: false,
+      // The shell ships the federation runtime once; remotes use it (remoteEntry.js: 33 → 16 KiB gzip).
+      // So a remote loads only into a host built with this config, which is the only way we load them.
+      experiments: isRemote ? { externalRuntime: true } : { provideExternalRuntime: true },
+    }),
+    ...(options.plugins ?? []),
+    new PrecompressPlugin(),
+  ];
+  if (options.define) plugins.push(new rspack.DefinePlugin(options.define));
+
+  return {
+    mode: 'production',
+    context: options.appDir,
+    entry: options.entry ?? {},
+    target: ['web', 'es2022'],
+    output: {
+      path: outDir,
+      publicPath: 'auto',
+      clean: true,
+      uniqueName: options.name,
+      filename: '[name].[contenthash:8].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      cssFilename: '[name].[contenthash:8].css',
+      cssChunkFilename: '[name].[contenthash:8].css',
+    },
+    resolve: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+    },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          loader: 'builtin:swc-loader',
+          options: {
+            jsc: {
+              target: 'es2022',
+              parser: { syntax: 'typescript', tsx: true },
+              transform: { react: { runtime: 'automatic' } },
+            },
+          },
+          type: 'javascript/auto',
+        },
+        { test: /\.css$/, type: 'css' },
+      ],
+    },
+    plugins,
+    devtool: 'source-map',
+    performance: { hints: false },
+  };
+}
+export { PrecompressPlugin, precompressFolder } from './precompress.ts';

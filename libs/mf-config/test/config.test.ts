@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAppConfig, SHARED_SINGLETONS, sharedSingletons } from '../src/index.ts';
+
+const MAP_DIR = path.resolve(import.meta.dirname, '../../../mf-map');
+
+describe('sharedSingletons', () => {
+  it('shares every singleton once per page, lazily, at the installed version', () => {
+    const shared = sharedSingletons(MAP_DIR);
+    expect(Object.keys(shared)).toEqual([...SHARED_SINGLETONS]);
+    for (const config of Object.values(shared)) {
+      expect(config).toMatchObject({ singleton: true, eager: false });
+      expect(config.requiredVersion).toMatch(/^\^\d+\.\d+\.\d+/);
+    }
+    expect(shared.react?.requiredVersion).toBe(shared['react/jsx-runtime']?.requiredVersion);
+    expect(shared['react-dom/client']?.requiredVersion).toBe(shared['react-dom']?.requiredVersion);
+  });
+
+  it('names a missing package instead of guessing a version', () => {
+    expect(() => sharedSingletons('/')).toThrow(/react is not installed/);
+  });
+});
+
+describe('createAppConfig', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('builds for any origin into the app dist with hashed names', () => {
+    vi.stubEnv('MF_OUT_DIR', '');
+    const config = createAppConfig({ name: 'mf_map', appDir: MAP_DIR, exposes: { './app': './src/app.tsx' } });
+    expect(config.mode).toBe('production');
+    expect(config.output).toMatchObject({
+      path: path.join(MAP_DIR, 'dist'),
+      publicPath: 'auto',
+      clean: true,
+      filename: '[name].[contenthash:8].js',
+      chunkFilename: '[name].[contenthash:8].js',
+    });
+  });
+
+  it('writes to MF_OUT_DIR when it is set', () => {
+    vi.stubEnv('MF_OUT_DIR', '/tmp/mf-map-b');
+    const config = createAppConfig({ name: 'mf_map', appDir: MAP_DIR, exposes: { './app': './src/app.tsx' } });
+    expect(config.output?.path).toBe('/tmp/mf-map-b');
+  });
+});

@@ -1,0 +1,40 @@
+import { type Static, type TObject, Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+/** Settings every service and the gateway read from the environment. */
+export const BaseConfigSchema = Type.Object({
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  /** PostgreSQL server URL; each service uses its own database on it (see databaseUrlFor). */
+  DATABASE_URL: Type.Optional(Type.String()),
+  /** NATS server(s); without it the in-process bus is used. */
+  NATS_URL: Type.Optional(Type.String()),
+  /** Keeps this portal's messages apart from others on the same NATS server. */
+  BUS_NAMESPACE: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$' })),
+  /** PEM public key of svc-identity, to verify access tokens. */
+  JWT_PUBLIC_KEY: Type.Optional(Type.String()),
+});
+export type BaseConfig = Static<typeof BaseConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parse `env` against a TypeBox object schema: defaults applied, strings converted, unknown keys dropped. */
+export function loadConfig<T extends TObject>(
+  schema: T,
+  env: Record<string, string | undefined> = process.env,
+): Static<T> {
+  const known: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') known[key] = value;
+  }
+  const value = Value.Convert(schema, Value.Default(schema, known));
+  if (!Value.Check(schema, value)) {
+    const problems = [...Value.Errors(schema, value)].map(
+      (e) => `${e.instancePath.slice(1) || '(config)'} ${e.message}`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return value as Static<T>;
+}

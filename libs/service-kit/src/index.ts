@@ -1,0 +1,28 @@
+export {
+  BaseConfigSchema,
+  type BaseConfig,
+  ConfigError,
+  loadConfig,
+} from './config.ts';
+export {
+  databaseUrlFor,
+  dropDatabase,
+  ensureDatabase,
+  withDatabase,
+} from './database-url.ts';
+export { createKysely, migrateToLatest } from './database.ts';
+export { ADMIN_ROLE, authPlugin, type Principal } from './plugins/auth.ts';
+export { errorBody, errorsPlugin } from './plugins/errors.ts';
+export { healthPlugin, type ReadinessCheck } from './plugins/health.ts';
+export { metricsPlugin } from './plugins/metrics.ts';
+export { swaggerPlugin } from './plugins/swagger.ts';
+export {
+  buildServiceApp,
+  type ServiceApp,
+  type ServiceDefinition,
+  type ServiceRuntime,
+} from './service-app.ts';
+export { createLogger, listenWithGrace } from './server.ts';
+export { runService } from './run-service.ts';
+export { generateSigningKeys, loadOrCreateSigningKeys, publicKeyOf, type SigningKeys } from './signing-keys.ts';
+export { validateWith } from './validation.ts';

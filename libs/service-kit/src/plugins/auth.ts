@@ -1,0 +1,112 @@
+import fastifyJwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ACCESS_COOKIE } from '@lakecams/contracts';
+import { errorBody } from './errors.ts';
+
+/** Who is calling: the verified user, and the user they act as (differs only for an impersonating Admin). */
+export interface Principal {
+  userId: string;
+  roles: string[];
+  actingUserId: string;
+}
+
+interface AccessTokenClaims {
+  sub: string;
+  role?: string | string[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Also accept the access token from the httpOnly cookie (read-only routes loaded by the browser itself). */
+    acceptsAccessCookie?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** Why a sent access token was not accepted; public routes still answer, protected ones say 401. */
+    authError: string | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: 401 unless a valid access token was sent. */
+    requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** preHandler factory: 401 when anonymous, 403 unless the verified caller has the role. */
+    requireRole(role: string): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const ADMIN_ROLE = 'Admin';
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+function rolesOf(claims: AccessTokenClaims): string[] {
+  if (Array.isArray(claims.role)) return claims.role;
+  return claims.role ? [claims.role] : [];
+}
+
+/**
+ * Verifies bearer access tokens with svc-identity's public key and applies the impersonation rule:
+ * the `Impersonate` header is honoured only for a verified Admin; anybody else gets 403.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: { publicKey?: string | undefined }) => {
+    if (options.publicKey) {
+      await app.register(fastifyJwt, {
+        secret: {
+          public: options.publicKey,
+          private: 'unused-verification-only',
+        },
+        verify: { algorithms: ['EdDSA', 'ES256', 'RS256'] },
+      });
+    }
+    app.decorateRequest('principal', null);
+    app.decorateRequest('authError', null);
+
+    app.addHook('onRequest', async (request, reply) => {
+      const authorization = request.headers.authorization;
+      const impersonate = request.headers.impersonate;
+      const cookieToken =
+        !authorization && request.routeOptions.config?.acceptsAccessCookie
+          ? cookieValue(request.headers.cookie, ACCESS_COOKIE)
+          : undefined;
+      if (authorization?.startsWith('Bearer ') || cookieToken) {
+        try {
+          if (!options.publicKey) throw new Error('no verification key');
+          const claims = cookieToken
+            ? app.jwt.verify<AccessTokenClaims>(cookieToken)
+            : await request.jwtVerify<AccessTokenClaims>();
+          request.principal = { userId: claims.sub, roles: rolesOf(claims), actingUserId: claims.sub };
+        } catch {
+          // A stale token must not block public calls such as the token refresh itself.
+          request.authError = 'Invalid or expired access token';
+        }
+      }
+      if (typeof impersonate === 'string' && impersonate !== '') {
+        // An admin whose token expired gets 401 (refresh and retry), not 403.
+        if (request.authError) return reply.code(401).send(errorBody(401, request.authError));
+        if (!request.principal?.roles.includes(ADMIN_ROLE)) {
+          return reply.code(403).send(errorBody(403, 'Only administrators may impersonate'));
+        }
+        if (!UUID.test(impersonate)) return reply.code(400).send(errorBody(400, 'Impersonate must be a user id'));
+        request.principal.actingUserId = impersonate.toLowerCase();
+      }
+    });
+
+    const unauthenticated = (request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(401).send(errorBody(401, request.authError ?? 'Authentication required'));
+    app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.principal) return unauthenticated(request, reply);
+    });
+    app.decorate('requireRole', (role: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.principal) return unauthenticated(request, reply);
+      if (!request.principal.roles.includes(role)) return reply.code(403).send(errorBody(403, `Role ${role} required`));
+    });
+  },
+  { name: 'auth' },
+);

@@ -1,0 +1,29 @@
+import { createBus } from '@lakecams/bus';
+import type { FastifyPluginOptions } from 'fastify';
+import { BaseConfigSchema, loadConfig } from './config.ts';
+import { databaseUrlFor } from './database-url.ts';
+import { createLogger, listenWithGrace } from './server.ts';
+import { buildServiceApp, type ServiceDefinition } from './service-app.ts';
+
+/** Run one service as its own process (distributed mode): configuration from the environment. */
+export async function runService<Options extends FastifyPluginOptions>(
+  definition: ServiceDefinition<Options>,
+  options?: Options,
+): Promise<void> {
+  const config = loadConfig(BaseConfigSchema);
+  const logger = createLogger(config.LOG_LEVEL, `svc-${definition.name}`);
+  const bus = await createBus({
+    natsUrl: config.NATS_URL,
+    name: `svc-${definition.name}`,
+    namespace: config.BUS_NAMESPACE,
+  });
+  const app = await buildServiceApp(definition, {
+    bus,
+    logger,
+    databaseUrl: databaseUrlFor(definition.name),
+    jwtPublicKey: config.JWT_PUBLIC_KEY,
+    ...(options ? { options } : {}),
+  });
+  const url = await listenWithGrace(app, { host: config.HOST, port: config.PORT }, () => bus.close());
+  logger.info({ url }, `svc-${definition.name} listening`);
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { dropDatabase, ensureDatabase, withDatabase } from './database-url.ts';
+
+/** The machine's PostgreSQL used by integration tests (trust auth on loopback). */
+export const TEST_DATABASE_SERVER = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** A fresh, uniquely named database for one test file; `drop()` removes it. */
+export async function createTestDatabase(
+  label: string,
+): Promise<{ url: string; prefix: string; drop(): Promise<void> }> {
+  const prefix = `lakecams_test_${randomBytes(4).toString('hex')}`;
+  const url = withDatabase(TEST_DATABASE_SERVER, `${prefix}_${label}`);
+  await ensureDatabase(url);
+  return { url, prefix, drop: () => dropDatabase(url) };
+}
+
+/** Database URLs named `<prefix>_<service>` on the test server, dropped together. */
+export function testDatabasePrefix(): { prefix: string; dropAll(services: readonly string[]): Promise<void> } {
+  const prefix = `lakecams_test_${randomBytes(4).toString('hex')}`;
+  return {
+    prefix,
+    dropAll: async (services) => {
+      for (const service of services) await dropDatabase(withDatabase(TEST_DATABASE_SERVER, `${prefix}_${service}`));
+    },
+  };
+}
+
+/** A small HTTP client for tests that keeps cookies like a browser and echoes the anti-forgery cookie. */
+export function createTestClient(baseUrl: string) {
+  const cookies = new Map<string, string>();
+  let bearer: string | undefined;
+  let impersonate: string | undefined;
+
+  function remember(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const [name = '', ...value] = pair.split('=');
+      const expired = attributes.some((a) => /^\s*(max-age=0|expires=thu, 01 jan 1970)/i.test(a));
+      if (expired || value.join('=') === '') cookies.delete(name.trim());
+      else cookies.set(name.trim(), value.join('='));
+    }
+  }
+
+  async function request(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
+    if (method !== 'GET' && method !== 'HEAD' && !cookies.has('XSRF-TOKEN')) remember(await fetch(`${baseUrl}/health`));
+    const headers: Record<string, string> = { ...extraHeaders };
+    if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const xsrf = cookies.get('XSRF-TOKEN');
+    if (xsrf && method !== 'GET') headers['x-xsrf-token'] = xsrf;
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    if (impersonate) headers.impersonate = impersonate;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    remember(response);
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: tests assert on the JSON they expect
+    return { status: response.status, text, json: json as any, headers: response.headers };
+  }
+
+  return {
+    cookies,
+    setToken(token: string | undefined) {
+      bearer = token;
+    },
+    impersonate(userId: string | undefined) {
+      impersonate = userId;
+    },
+    get: (path: string, headers?: Record<string, string>) => request('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => request('POST', path, body, headers),
+    put: (path: string, body?: unknown) => request('PUT', path, body),
+    delete: (path: string, body?: unknown) => request('DELETE', path, body),
+  };
+}
+export type TestClient = ReturnType<typeof createTestClient>;

@@ -1,0 +1,145 @@
+import { type ReactNode, useId } from 'react';
+import type { BoundField } from './use-form.ts';
+import './forms.css';
+
+interface FieldFrameProps {
+  field: BoundField;
+  label: string;
+  hint?: string | undefined;
+  /** Shows "n/max" under the field (spec §5, last name on the profile). */
+  counterMax?: number | undefined;
+  children: (control: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}
+
+/** Label above, control, then hint, counter and message below; wired up for screen readers. */
+function FieldFrame({ field, label, hint, counterMax, children }: FieldFrameProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, field.error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={field.error ? 'form-field form-field--invalid' : 'form-field'}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, describedBy, invalid: field.error !== null })}
+      {(hint || counterMax) && (
+        <div className="form-field__meta">
+          {hint && <span id={hintId}>{hint}</span>}
+          {counterMax && (
+            <span className="form-field__counter" aria-hidden="true">
+              {field.value.length}/{counterMax}
+            </span>
+          )}
+        </div>
+      )}
+      {field.error && (
+        <p id={errorId} className="form-field__error">
+          {field.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface TextFieldProps {
+  field: BoundField;
+  label: string;
+  type?: 'text' | 'email' | 'tel' | 'password';
+  autoComplete?: string;
+  inputMode?: 'text' | 'email' | 'tel';
+  placeholder?: string;
+  hint?: string;
+  counterMax?: number;
+}
+
+export function TextField({
+  field,
+  label,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  placeholder,
+  hint,
+  counterMax,
+}: TextFieldProps) {
+  return (
+    <FieldFrame field={field} label={label} hint={hint} counterMax={counterMax}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          name={field.name}
+          type={type}
+          value={field.value}
+          autoComplete={autoComplete}
+          inputMode={inputMode}
+          placeholder={placeholder}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(event) => field.onValueChange(event.target.value)}
+          onBlur={field.onBlur}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+export function TextAreaField({ field, label, rows = 6 }: { field: BoundField; label: string; rows?: number }) {
+  return (
+    <FieldFrame field={field} label={label}>
+      {({ id, describedBy, invalid }) => (
+        <textarea
+          id={id}
+          name={field.name}
+          rows={rows}
+          value={field.value}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(event) => field.onValueChange(event.target.value)}
+          onBlur={field.onBlur}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+interface SelectFieldProps {
+  field: BoundField;
+  label: string;
+  /** The empty first choice. */
+  placeholder: string;
+  options: readonly string[];
+}
+
+export function SelectField({ field, label, placeholder, options }: SelectFieldProps) {
+  return (
+    <FieldFrame field={field} label={label}>
+      {({ id, describedBy, invalid }) => (
+        <select
+          id={id}
+          name={field.name}
+          value={field.value}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(event) => field.onValueChange(event.target.value)}
+          onBlur={field.onBlur}
+        >
+          <option value="">{placeholder}</option>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
+  );
+}
+
+/** The email field every account form uses (label, keyboard and autofill set once). */
+export function EmailField({ field }: { field: BoundField }) {
+  return <TextField field={field} label="E-Mail-Adresse" type="email" autoComplete="email" inputMode="email" />;
+}
+
+/** The Swiss phone field (format 0xx xxx xx xx) every account form uses. */
+export function PhoneField({ field }: { field: BoundField }) {
+  return <TextField field={field} label="Telefon" type="tel" autoComplete="tel-national" placeholder="044 123 45 67" />;
+}

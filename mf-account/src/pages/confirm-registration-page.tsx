@@ -1,0 +1,47 @@
+import { CONFIRM_REGISTRATION_RULES, validateForm } from '@lakecams/contracts';
+import { EmailField, Form, FormActions, FormCard, PageFrame, TextField, useForm } from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useAccountApi } from '../use-account-api.ts';
+
+const validate = (values: { userEmail: string; token: string }) => validateForm(CONFIRM_REGISTRATION_RULES, values);
+
+/** Email and token from the registration mail; its link fills both in (`?email=&token=`). */
+export function ConfirmRegistrationPage() {
+  const api = useAccountApi();
+  const navigate = useNavigate();
+  const [query] = useSearchParams();
+  const form = useForm({ userEmail: query.get('email') ?? '', token: query.get('token') ?? '' }, validate);
+  const [busy, setBusy] = useState(false);
+
+  async function submit() {
+    if (!form.attemptSubmit()) return;
+    setBusy(true);
+    try {
+      await api.confirmRegistration(form.values.userEmail, form.values.token);
+      navigate('/login', { replace: true });
+    } catch {
+      // Spec §8: the confirm-registration error handler does nothing.
+      setBusy(false);
+    }
+  }
+
+  return (
+    <PageFrame title="Registrierung bestätigen">
+      <div className="account-single">
+        <FormCard title="E-Mail-Adresse bestätigen">
+          <p>Geben Sie die E-Mail-Adresse und das Token aus unserer E-Mail ein.</p>
+          <Form onSubmit={submit} label="Registrierung bestätigen">
+            <EmailField field={form.field('userEmail')} />
+            <TextField field={form.field('token')} label="Token" autoComplete="one-time-code" />
+            <FormActions>
+              <button type="submit" disabled={busy}>
+                Bestätigen
+              </button>
+            </FormActions>
+          </Form>
+        </FormCard>
+      </div>
+    </PageFrame>
+  );
+}

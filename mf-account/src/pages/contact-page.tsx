@@ -1,0 +1,98 @@
+import { CONTACT_RULES, CONTACT_SUBJECTS, type ContactModel, validateForm } from '@lakecams/contracts';
+import { useSession } from '@lakecams/session';
+import {
+  EmailField,
+  Form,
+  FormActions,
+  FormCard,
+  Notice,
+  PageFrame,
+  PhoneField,
+  SelectField,
+  TextAreaField,
+  TextField,
+  useForm,
+} from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { failureMessage } from '../account-api.ts';
+import { CaptchaField } from '../captcha/captcha-field.tsx';
+import { useAccountApi } from '../use-account-api.ts';
+
+const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
+
+/** Spec §2: the contact form; after sending, home. */
+export function ContactPage() {
+  const api = useAccountApi();
+  const navigate = useNavigate();
+  const { applicationUser } = useSession();
+  // A signed-in visitor need not type what we know.
+  const form = useForm<keyof ContactModel>(
+    {
+      name: applicationUser ? `${applicationUser.firstName} ${applicationUser.lastName}`.trim() : '',
+      mail: applicationUser?.email ?? '',
+      phone: applicationUser?.phoneNumber ?? '',
+      subject: '',
+      message: '',
+    },
+    validate,
+  );
+  const [captcha, setCaptcha] = useState<string | null>(null);
+  const [captchaRound, setCaptchaRound] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit() {
+    if (!form.attemptSubmit() || !captcha) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await api.contact(form.values, captcha);
+      navigate('/');
+    } catch (error) {
+      setFailure(
+        failureMessage(error, 'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.'),
+      );
+      setCaptcha(null);
+      setCaptchaRound((round) => round + 1);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <PageFrame title="Kontakt">
+      <div className="account-single">
+        <FormCard title="Schreiben Sie uns">
+          <p>
+            Fragen zur Webseite, ein Vorschlag für einen neuen Kamerastandort oder Interesse an einer eigenen Kamera?
+          </p>
+          <Form onSubmit={submit} label="Kontakt">
+            <TextField field={form.field('name')} label="Name" autoComplete="name" />
+            <div className="form-row">
+              <EmailField field={form.field('mail')} />
+              <PhoneField field={form.field('phone')} />
+            </div>
+            <SelectField
+              field={form.field('subject')}
+              label="Betreff"
+              placeholder="Bitte wählen …"
+              options={CONTACT_SUBJECTS}
+            />
+            <TextAreaField field={form.field('message')} label="Nachricht" />
+            <CaptchaField key={captchaRound} action="contact" onChange={setCaptcha} />
+            {failure && (
+              <Notice tone="error">
+                <p>{failure}</p>
+              </Notice>
+            )}
+            <FormActions>
+              <button type="submit" disabled={!form.isValid || !captcha || busy}>
+                {busy ? 'Wird gesendet …' : 'Senden'}
+              </button>
+            </FormActions>
+          </Form>
+        </FormCard>
+      </div>
+    </PageFrame>
+  );
+}

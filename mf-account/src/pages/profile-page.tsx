@@ -1,0 +1,74 @@
+import type { CodeAssignment } from '@lakecams/contracts';
+import { useSession, useSessionClient } from '@lakecams/session';
+import { PageFrame } from '@lakecams/ui-kit';
+import { useCallback, useEffect, useState } from 'react';
+import { Navigate } from 'react-router';
+import { loginPathReturningTo } from '../navigation/return-url.ts';
+import { type AssignmentsState, CodeAssignments } from '../profile/code-assignments.tsx';
+import { CodeForm } from '../profile/code-form.tsx';
+import { ProfileForm } from '../profile/profile-form.tsx';
+import { useAccountApi } from '../use-account-api.ts';
+
+/** Spec §2: reachable only with a user id; otherwise to login and back here. */
+export function ProfilePage() {
+  const { user, applicationUser, roles } = useSession();
+  if (!user || !applicationUser) return <Navigate to={loginPathReturningTo('/user')} replace />;
+  return (
+    <PageFrame title="Mein Profil">
+      <p className="profile-identity">
+        Benutzername <strong>{applicationUser.userName}</strong> · {applicationUser.email}
+      </p>
+      {roles.length > 0 && (
+        <ul className="role-list" aria-label="Rollen">
+          {roles.map((role) => (
+            <li key={role}>{role}</li>
+          ))}
+        </ul>
+      )}
+      <div className="account-columns">
+        {/* A new acting user (impersonation) starts a fresh form. */}
+        <ProfileForm key={applicationUser.id} user={applicationUser} />
+        <CodeSection key={`codes-${applicationUser.id}`} />
+      </div>
+    </PageFrame>
+  );
+}
+
+function CodeSection() {
+  const api = useAccountApi();
+  const session = useSessionClient();
+  const [assignments, setAssignments] = useState<AssignmentsState>({ status: 'loading' });
+
+  const loadAssignments = useCallback(async () => {
+    try {
+      setAssignments({ status: 'ready', list: await api.codeAssignments() });
+    } catch (error) {
+      console.error('Loading the code assignments failed', error);
+      setAssignments({ status: 'failed' });
+    }
+  }, [api]);
+
+  useEffect(() => {
+    void loadAssignments();
+  }, [loadAssignments]);
+
+  // A code grants or a removal takes away a role: the roles and the list change together.
+  const refreshAfterChange = useCallback(async () => {
+    await Promise.all([loadAssignments(), session.reloadAccess()]);
+  }, [loadAssignments, session]);
+
+  async function remove(assignment: CodeAssignment) {
+    try {
+      await api.removeCodeAssignment(assignment.id);
+    } catch (error) {
+      console.error('Removing the code assignment failed', error);
+    }
+    await refreshAfterChange();
+  }
+
+  return (
+    <CodeForm onRedeemed={refreshAfterChange}>
+      <CodeAssignments assignments={assignments} onRemove={remove} />
+    </CodeForm>
+  );
+}

@@ -1,0 +1,125 @@
+import { type RegisterModel, REGISTER_RULES, validateForm } from '@lakecams/contracts';
+import {
+  EmailField,
+  Form,
+  FormActions,
+  FormCard,
+  Notice,
+  PageFrame,
+  PhoneField,
+  TextField,
+  useForm,
+} from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { failureMessage } from '../account-api.ts';
+import { CaptchaField } from '../captcha/captcha-field.tsx';
+import { useAccountApi } from '../use-account-api.ts';
+
+const EMPTY: RegisterModel = {
+  firstname: '',
+  lastname: '',
+  email: '',
+  phoneNumber: '',
+  username: '',
+  password: '',
+  passwordConfirm: '',
+};
+
+const validate = (values: RegisterModel) => validateForm(REGISTER_RULES, values);
+
+export function RegisterPage() {
+  const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
+  return (
+    <PageFrame title="Registrieren">
+      <div className="account-single">
+        {registeredEmail === null ? (
+          <RegisterForm onRegistered={setRegisteredEmail} />
+        ) : (
+          <RegisteredNotice email={registeredEmail} />
+        )}
+      </div>
+    </PageFrame>
+  );
+}
+
+function RegisterForm({ onRegistered }: { onRegistered(email: string): void }) {
+  const api = useAccountApi();
+  const form = useForm(EMPTY, validate);
+  const [captcha, setCaptcha] = useState<string | null>(null);
+  const [captchaRound, setCaptchaRound] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit() {
+    if (!form.attemptSubmit() || !captcha) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await api.register(form.values, captcha);
+      onRegistered(form.values.email);
+    } catch (error) {
+      setFailure(failureMessage(error, 'Die Registrierung hat nicht geklappt. Bitte versuchen Sie es noch einmal.'));
+      // A payload is good for one request: the next attempt needs a new challenge.
+      setCaptcha(null);
+      setCaptchaRound((round) => round + 1);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <FormCard title="Neues Konto">
+      <p>Mit einem Konto sehen Sie ausgewählte Kameras in besserer Qualität.</p>
+      <Form onSubmit={submit} label="Registrieren">
+        <div className="form-row">
+          <TextField field={form.field('firstname')} label="Vorname" autoComplete="given-name" />
+          <TextField field={form.field('lastname')} label="Nachname" autoComplete="family-name" />
+        </div>
+        <div className="form-row">
+          <EmailField field={form.field('email')} />
+          <PhoneField field={form.field('phoneNumber')} />
+        </div>
+        <TextField field={form.field('username')} label="Benutzername" autoComplete="username" />
+        <div className="form-row">
+          <TextField field={form.field('password')} label="Passwort" type="password" autoComplete="new-password" />
+          <TextField
+            field={form.field('passwordConfirm')}
+            label="Passwort bestätigen"
+            type="password"
+            autoComplete="new-password"
+          />
+        </div>
+        <CaptchaField key={captchaRound} action="register" onChange={setCaptcha} />
+        {failure && (
+          <Notice tone="error">
+            <p>{failure}</p>
+          </Notice>
+        )}
+        <FormActions>
+          <button type="submit" disabled={!form.isValid || !captcha || busy}>
+            {busy ? 'Wird registriert …' : 'Registrieren'}
+          </button>
+          <Link to="/login">Schon registriert? Anmelden</Link>
+        </FormActions>
+      </Form>
+    </FormCard>
+  );
+}
+
+function RegisteredNotice({ email }: { email: string }) {
+  return (
+    <FormCard title="Fast geschafft">
+      <Notice tone="success">
+        <p>
+          Wir haben Ihnen eine E-Mail an <strong>{email}</strong> geschickt. Bitte prüfen Sie Ihr Postfach und
+          bestätigen Sie Ihre Registrierung mit dem Link oder dem Token darin.
+        </p>
+      </Notice>
+      <FormActions>
+        <Link className="button-link" to={`/confirmRegistration?${new URLSearchParams({ email })}`}>
+          Registrierung bestätigen
+        </Link>
+      </FormActions>
+    </FormCard>
+  );
+}

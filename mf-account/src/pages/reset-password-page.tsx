@@ -1,0 +1,82 @@
+import { RESET_PASSWORD_RULES, type ResetPasswordModel, validateForm } from '@lakecams/contracts';
+import { EmailField, Form, FormActions, FormCard, Notice, PageFrame, TextField, useForm } from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { failureMessage } from '../account-api.ts';
+import { useAccountApi } from '../use-account-api.ts';
+
+const validate = (values: ResetPasswordModel) => validateForm(RESET_PASSWORD_RULES, values);
+
+/** A new password with the code from the recover-password mail; its link fills in email and code. */
+export function ResetPasswordPage() {
+  const api = useAccountApi();
+  const navigate = useNavigate();
+  const [query] = useSearchParams();
+  const form = useForm<keyof ResetPasswordModel>(
+    {
+      email: query.get('email') ?? '',
+      username: '',
+      password: '',
+      passwordConfirm: '',
+      token: query.get('code') ?? query.get('token') ?? '',
+    },
+    validate,
+  );
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit() {
+    if (!form.attemptSubmit()) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await api.resetPassword(form.values);
+      navigate('/login', { replace: true });
+    } catch (error) {
+      setFailure(
+        failureMessage(error, 'Das Passwort konnte nicht geändert werden. Bitte versuchen Sie es noch einmal.'),
+      );
+      setBusy(false);
+    }
+  }
+
+  return (
+    <PageFrame title="Passwort zurücksetzen">
+      <div className="account-single">
+        <FormCard title="Neues Passwort setzen">
+          <Form onSubmit={submit} label="Passwort zurücksetzen">
+            <div className="form-row">
+              <EmailField field={form.field('email')} />
+              <TextField field={form.field('username')} label="Benutzername" autoComplete="username" />
+            </div>
+            <div className="form-row">
+              <TextField
+                field={form.field('password')}
+                label="Neues Passwort"
+                type="password"
+                autoComplete="new-password"
+              />
+              <TextField
+                field={form.field('passwordConfirm')}
+                label="Passwort bestätigen"
+                type="password"
+                autoComplete="new-password"
+              />
+            </div>
+            <TextField field={form.field('token')} label="Code aus der E-Mail" autoComplete="one-time-code" />
+            {failure && (
+              <Notice tone="error">
+                <p>{failure}</p>
+              </Notice>
+            )}
+            <FormActions>
+              <button type="submit" disabled={busy}>
+                Passwort ändern
+              </button>
+            </FormActions>
+          </Form>
+        </FormCard>
+      </div>
+    </PageFrame>
+  );
+}

@@ -1,0 +1,36 @@
+import { SessionContext } from '@lakecams/session';
+import { createTestSession, jsonResponse } from '@lakecams/session/testing';
+import { render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CaptchaField } from '../src/captcha/captcha-field.tsx';
+
+describe('CaptchaField with reCAPTCHA v3 configured', () => {
+  afterEach(() => {
+    delete window.grecaptcha;
+    for (const script of document.head.querySelectorAll('script[src*="recaptcha"]')) script.remove();
+  });
+
+  it('loads Google’s script for the site key and reports a token for the action', async () => {
+    const { session } = await createTestSession({
+      routes: { '/api/Captcha/Config': () => jsonResponse({ provider: 'recaptcha', siteKey: 'site-key-1' }) },
+    });
+    const execute = vi.fn(async (_key: string, options: { action: string }) => `token-for-${options.action}`);
+    const onChange = vi.fn();
+    render(
+      <SessionContext.Provider value={session}>
+        <CaptchaField action="register" onChange={onChange} />
+      </SessionContext.Provider>,
+    );
+    const script = await waitFor(() => {
+      const found = document.head.querySelector<HTMLScriptElement>('script[src*="recaptcha"]');
+      if (!found) throw new Error('no script yet');
+      return found;
+    });
+    expect(script.src).toBe('https://www.google.com/recaptcha/api.js?render=site-key-1');
+    window.grecaptcha = { ready: (callback) => callback(), execute };
+    script.onload?.(new Event('load'));
+    await waitFor(() => expect(onChange).toHaveBeenCalledWith('token-for-register'));
+    expect(execute).toHaveBeenCalledWith('site-key-1', { action: 'register' });
+    expect(screen.getByText(/reCAPTCHA/)).toBeTruthy();
+  });
+});

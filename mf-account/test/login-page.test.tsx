@@ -1,0 +1,114 @@
+import { LOGIN_RULES } from '@lakecams/contracts';
+import { AUTH_PATHS } from '@lakecams/session';
+import { createTestSession, jsonResponse, testUser } from '@lakecams/session/testing';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { currentLocation, fill, messageOf, renderAccount } from './render-account.tsx';
+
+const loginCard = () => screen.getByRole('region', { name: 'Mit Ihrem Konto anmelden' });
+const forgotCard = () => screen.getByRole('region', { name: 'Passwort vergessen?' });
+
+async function submitLogin(username: string, password: string) {
+  fill('Benutzername', username);
+  fill('Passwort', password);
+  await act(async () => {
+    fireEvent.click(within(loginCard()).getByRole('button', { name: 'Anmelden' }));
+  });
+}
+
+describe('login page', () => {
+  afterEach(cleanup);
+
+  it('shows the login and the forgot-password form side by side', async () => {
+    renderAccount('/login', (await createTestSession()).session);
+    expect(loginCard()).toBeTruthy();
+    expect(forgotCard()).toBeTruthy();
+  });
+
+  it('shows every username and password message (spec §5)', async () => {
+    renderAccount('/login', (await createTestSession()).session);
+    await act(async () => {
+      fireEvent.click(within(loginCard()).getByRole('button', { name: 'Anmelden' }));
+    });
+    expect(messageOf('Benutzername')).toBe(LOGIN_RULES.username.required);
+    expect(messageOf('Passwort')).toBe(LOGIN_RULES.password.required);
+    expect(screen.getByLabelText('Benutzername').getAttribute('aria-invalid')).toBe('true');
+
+    fill('Benutzername', 'abc');
+    expect(messageOf('Benutzername')).toBe('Username must be longer then 5 characters');
+    fill('Benutzername', 'a'.repeat(51));
+    expect(messageOf('Benutzername')).toBe('Username must be shorter or equal then 50 characters');
+    fill('Passwort', 'abc');
+    expect(messageOf('Passwort')).toBe('Password must be longer then 5 characters');
+    fill('Passwort', 'a'.repeat(51));
+    expect(messageOf('Passwort')).toBe('Password must be shorter or equal then 50 characters');
+    fill('Passwort', 'abcdefgh');
+    expect(messageOf('Passwort')).toBe(LOGIN_RULES.password.pattern?.message);
+    fill('Passwort', 'Secret1!');
+    expect(messageOf('Passwort')).toBeNull();
+    expect(screen.getByLabelText('Passwort').getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('sends nothing while the form is invalid', async () => {
+    const fake = await createTestSession();
+    renderAccount('/login', fake.session);
+    await submitLogin('abc', 'x');
+    expect(fake.requestsTo(AUTH_PATHS.authenticate)).toHaveLength(0);
+  });
+
+  it('shows the wrong-credentials message', async () => {
+    const fake = await createTestSession({
+      routes: { [AUTH_PATHS.authenticate]: () => jsonResponse({ statusCode: 401, message: 'nope' }, 401) },
+    });
+    renderAccount('/login', fake.session);
+    await submitLogin('alice1', 'Secret1!');
+    expect(screen.getByRole('alert').textContent).toContain('Benutzername oder Passwort ist falsch.');
+    expect(currentLocation()).toBe('/login');
+  });
+
+  it('points an unconfirmed user to the confirmation', async () => {
+    const fake = await createTestSession({
+      routes: { [AUTH_PATHS.authenticate]: () => jsonResponse({ statusCode: 403, message: 'confirm' }, 403) },
+    });
+    renderAccount('/login', fake.session);
+    await submitLogin('alice1', 'Secret1!');
+    expect(within(screen.getByRole('alert')).getByRole('link').getAttribute('href')).toBe('/confirmRegistration');
+  });
+
+  it.each([
+    ['/login?returnUrl=%2Fuser', '/user'],
+    ['/login', '/'],
+    ['/login?returnUrl=https%3A%2F%2Fevil.example%2F', '/'],
+    ['/login?returnUrl=%2F%2Fevil.example', '/'],
+  ])('after login at %s goes to %s', async (path, expected) => {
+    const fake = await createTestSession({ routes: { [AUTH_PATHS.authenticate]: () => jsonResponse(testUser()) } });
+    renderAccount(path, fake.session);
+    await submitLogin('alice1', 'Secret1!');
+    expect(fake.requestsTo(AUTH_PATHS.authenticate)[0]?.body).toEqual({ username: 'alice1', password: 'Secret1!' });
+    expect(fake.session.getState().user?.userName).toBe('alice1');
+    expect(currentLocation()).toBe(expected);
+  });
+
+  it('forgot password: email messages, then the request and a link to the reset page', async () => {
+    const fake = await createTestSession({ routes: { '/api/Register/RecoverPassword': () => new Response('true') } });
+    renderAccount('/login', fake.session);
+    const send = within(forgotCard()).getByRole('button', { name: 'Code anfordern' });
+    await act(async () => {
+      fireEvent.click(send);
+    });
+    expect(messageOf('E-Mail-Adresse')).toBe('Emailaddress wird benötigt');
+    fill('E-Mail-Adresse', 'alice@');
+    expect(messageOf('E-Mail-Adresse')).toBe('This is not a email address');
+    expect(fake.requestsTo('/api/Register/RecoverPassword')).toHaveLength(0);
+
+    fill('E-Mail-Adresse', 'alice@example.ch');
+    await act(async () => {
+      fireEvent.click(send);
+    });
+    const [request] = fake.requestsTo('/api/Register/RecoverPassword');
+    expect(request?.method).toBe('POST');
+    expect(new URL(request?.url ?? '', 'http://x').searchParams.get('email')).toBe('alice@example.ch');
+    const link = within(forgotCard()).getByRole('link', { name: 'Code eingeben und Passwort setzen' });
+    expect(link.getAttribute('href')).toBe('/resetPassword?email=alice%40example.ch');
+  });
+});

@@ -1,0 +1,71 @@
+import { createTestSession, jsonResponse } from '@lakecams/session/testing';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { currentLocation, fill, messageOf, renderAccount } from './render-account.tsx';
+
+async function submit() {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Passwort ändern' }));
+  });
+}
+
+function fillRest() {
+  fill('Benutzername', 'alice1');
+  fill('Neues Passwort', 'Newpass1!');
+  fill('Passwort bestätigen', 'Newpass1!');
+}
+
+describe('reset password page', () => {
+  afterEach(cleanup);
+
+  it('fills email and code from the link of the mail', async () => {
+    renderAccount('/resetPassword?email=alice%40example.ch&code=ABCD2345EFGH', (await createTestSession()).session);
+    expect((screen.getByLabelText('E-Mail-Adresse') as HTMLInputElement).value).toBe('alice@example.ch');
+    expect((screen.getByLabelText('Code aus der E-Mail') as HTMLInputElement).value).toBe('ABCD2345EFGH');
+  });
+
+  it('shows the messages of email, username, password, confirm and code', async () => {
+    const fake = await createTestSession();
+    renderAccount('/resetPassword', fake.session);
+    await submit();
+    expect(messageOf('E-Mail-Adresse')).toBe('Emailaddress wird benötigt');
+    expect(messageOf('Benutzername')).toBe('Username wird benötigt');
+    expect(messageOf('Neues Passwort')).toBe('Password wird benötigt');
+    expect(messageOf('Passwort bestätigen')).toBe('Password Confirm wird benötigt');
+    expect(messageOf('Code aus der E-Mail')).toBe('Code wird benötigt.');
+    fill('Code aus der E-Mail', 'ABC');
+    expect(messageOf('Code aus der E-Mail')).toBe('Code must be longer then 5 characters');
+    fill('Code aus der E-Mail', 'A'.repeat(501));
+    expect(messageOf('Code aus der E-Mail')).toBe('Code must be shorter or equal then 500 characters');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('resets the password and goes to login', async () => {
+    const fake = await createTestSession({ routes: { '/api/Register/ResetPassword': () => new Response('true') } });
+    renderAccount('/resetPassword?email=alice%40example.ch&code=ABCD2345EFGH', fake.session);
+    fillRest();
+    await submit();
+    expect(fake.requestsTo('/api/Register/ResetPassword')[0]?.body).toEqual({
+      email: 'alice@example.ch',
+      username: 'alice1',
+      password: 'Newpass1!',
+      passwordConfirm: 'Newpass1!',
+      token: 'ABCD2345EFGH',
+    });
+    expect(currentLocation()).toBe('/login');
+  });
+
+  it('shows the server message when the code is wrong', async () => {
+    const fake = await createTestSession({
+      routes: {
+        '/api/Register/ResetPassword': () =>
+          jsonResponse({ statusCode: 400, message: 'The code is invalid or has expired' }, 400),
+      },
+    });
+    renderAccount('/resetPassword?email=alice%40example.ch&code=ABCD2345EFGH', fake.session);
+    fillRest();
+    await submit();
+    expect(screen.getByRole('alert').textContent).toContain('The code is invalid or has expired');
+    expect(currentLocation()).toContain('/resetPassword');
+  });
+});

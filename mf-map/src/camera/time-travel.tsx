@@ -1,0 +1,181 @@
+import type { Image } from '@lakecams/contracts';
+import { useEffect, useReducer, useRef, useState } from 'react';
+import { clockTimeOf, formatDay, formatImageTime } from '../cameras/image-time.ts';
+import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
+import type { ImagePreloader } from './image-preloader.ts';
+import { initialTimelapse, isAtLatest, preloadOrder, timelapseReducer } from './timelapse.ts';
+
+/** One timelapse frame; slow enough to see the boats move. */
+export const FRAME_MS = 400;
+const PRELOAD_AHEAD = 24;
+const PRELOAD_AHEAD_PLAYING = 60;
+const PRELOAD_BEHIND = 8;
+
+interface TimeTravelProps {
+  camera: string;
+  day: string;
+  days: readonly string[];
+  /** The day's images, oldest first. */
+  images: readonly Image[];
+  dayLoading: boolean;
+  onSelectDay: (day: string) => void;
+  preloader: ImagePreloader;
+  /** Changes whenever the preloader has another picture. */
+  preloaded: number;
+}
+
+/** The picture at the slider's time; the latest one of the newest day is the current picture. */
+export function TimeTravel({
+  camera,
+  day,
+  days,
+  images,
+  dayLoading,
+  onSelectDay,
+  preloader,
+  preloaded,
+}: TimeTravelProps) {
+  const [timelapse, dispatch] = useReducer(timelapseReducer, images.length, initialTimelapse);
+  const names = images.map((image) => image.name);
+  const urlOf = (name: string) => imageUrl(camera, name);
+  const selected = names[timelapse.index];
+  // What the viewer sees: the selection once it has loaded, meanwhile the picture before.
+  const [shown, setShown] = useState(selected);
+
+  useEffect(() => {
+    if (images.length > timelapse.count) dispatch({ type: 'grow', count: images.length });
+  }, [images.length, timelapse.count]);
+
+  const namesRef = useRef(names);
+  namesRef.current = names;
+  const aheadCount = timelapse.playing ? PRELOAD_AHEAD_PLAYING : PRELOAD_AHEAD;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the wish list changes with the selection and the day's length.
+  useEffect(() => {
+    const order = preloadOrder(namesRef.current.length, timelapse.index, aheadCount, PRELOAD_BEHIND);
+    preloader.want(order.map((i) => urlOf(namesRef.current[i] ?? '')));
+  }, [preloader, camera, timelapse.index, images.length, aheadCount]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `preloaded` changes when the selection may have loaded.
+  useEffect(() => {
+    if (selected && (shown === undefined || preloader.isSettled(imageUrl(camera, selected)))) setShown(selected);
+  }, [selected, shown, preloaded, preloader, camera]);
+
+  useEffect(() => {
+    if (!timelapse.playing) return;
+    const timer = setInterval(
+      () =>
+        dispatch({
+          type: 'tick',
+          isReady: (i) => preloader.isSettled(imageUrl(camera, namesRef.current[i] ?? '')),
+        }),
+      FRAME_MS,
+    );
+    return () => clearInterval(timer);
+  }, [timelapse.playing, preloader, camera]);
+
+  const latestOfNewestDay = day === days[0] && isAtLatest(timelapse);
+  const waiting = selected !== undefined && selected !== shown;
+  const dayOptions = days.includes(day) ? days : [day, ...days];
+
+  return (
+    <section className="time-travel" aria-label="Bild und Zeitreise">
+      <figure className="camera-view">
+        <div className="camera-view__frame" aria-busy={waiting}>
+          {shown ? (
+            <img
+              className="camera-view__image"
+              src={urlOf(shown)}
+              alt={`Webcam ${camera}, Aufnahme vom ${formatImageTime(shown)} Uhr`}
+              width={PREVIEW_SIZE.width}
+              height={PREVIEW_SIZE.height}
+              fetchPriority="high"
+              onLoad={() => preloader.markSettled(urlOf(shown))}
+            />
+          ) : (
+            <p className="camera-view__empty">Für diesen Tag gibt es keine Bilder.</p>
+          )}
+          {waiting && (
+            <span className="camera-view__loading" aria-hidden="true">
+              Lädt …
+            </span>
+          )}
+        </div>
+        <figcaption>
+          {shown ? (
+            <>
+              {latestOfNewestDay && <span className="camera-view__live">Aktuelles Bild</span>}
+              Aufnahme vom {formatDay(day)}, {clockTimeOf(shown)} Uhr
+            </>
+          ) : (
+            formatDay(day)
+          )}
+        </figcaption>
+      </figure>
+
+      <div className="time-controls">
+        <label className="time-controls__day">
+          <span>Tag</span>
+          <select value={day} disabled={dayLoading} onChange={(event) => onSelectDay(event.target.value)}>
+            {dayOptions.map((option) => (
+              <option key={option} value={option}>
+                {formatDay(option, 'short')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="time-controls__buttons">
+          <button
+            type="button"
+            className="button-quiet"
+            onClick={() => dispatch({ type: 'step', by: -1 })}
+            disabled={timelapse.index <= 0}
+          >
+            <span aria-hidden="true">◀ </span>Früher
+          </button>
+          <button
+            type="button"
+            onClick={() => dispatch({ type: timelapse.playing ? 'pause' : 'play' })}
+            disabled={images.length < 2}
+            aria-pressed={timelapse.playing}
+          >
+            {timelapse.playing ? (
+              <>
+                <span aria-hidden="true">❚❚ </span>Anhalten
+              </>
+            ) : (
+              <>
+                <span aria-hidden="true">▶ </span>Zeitraffer <span className="time-controls__verb">abspielen</span>
+              </>
+            )}
+          </button>
+          <button
+            type="button"
+            className="button-quiet"
+            onClick={() => dispatch({ type: 'step', by: 1 })}
+            disabled={isAtLatest(timelapse)}
+          >
+            Später<span aria-hidden="true"> ▶</span>
+          </button>
+        </div>
+        <label className="time-controls__slider">
+          <span className="visually-hidden">Aufnahmezeit</span>
+          <input
+            type="range"
+            min={0}
+            max={Math.max(images.length - 1, 0)}
+            step={1}
+            value={timelapse.index}
+            disabled={images.length < 2}
+            aria-valuetext={selected ? `${clockTimeOf(selected)} Uhr` : 'keine Bilder'}
+            onChange={(event) => dispatch({ type: 'select', index: Number(event.target.value) })}
+          />
+        </label>
+        <p className="time-controls__range" aria-hidden="true">
+          <span>{names[0] ? clockTimeOf(names[0]) : ''}</span>
+          <span>{selected ? clockTimeOf(selected) : ''}</span>
+          <span>{names.at(-1) ? clockTimeOf(names.at(-1) ?? '') : ''}</span>
+        </p>
+      </div>
+    </section>
+  );
+}

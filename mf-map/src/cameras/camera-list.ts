@@ -1,0 +1,55 @@
+import type { CameraListItem, Image, Webcam } from '@lakecams/contracts';
+import { apiJson } from '@lakecams/session';
+
+export const CAMERA_LIST_PATH = '/api/Webcam/GetImages';
+
+/** A camera the portal shows, with its latest image. */
+export interface ListedCamera {
+  webcam: Webcam;
+  latest: Image;
+}
+
+/** Spec §3: a camera is listed only with at least one image; `images[0]` is the latest. */
+export function listedCameras(items: readonly CameraListItem[]): ListedCamera[] {
+  const listed: ListedCamera[] = [];
+  for (const item of items) {
+    const latest = item.images.find((image) => image !== null);
+    if (latest) listed.push({ webcam: item.webcam, latest });
+  }
+  return listed;
+}
+
+export async function fetchListedCameras(signal?: AbortSignal): Promise<ListedCamera[]> {
+  const items = await apiJson<CameraListItem[]>(CAMERA_LIST_PATH, signal ? { signal } : undefined);
+  return listedCameras(items);
+}
+
+/**
+ * A live image replaces the camera's latest one (an equal name is a position correction);
+ * `known` is false when no listed camera took it, so the list must be fetched again.
+ */
+export function withLiveImage(
+  cameras: readonly ListedCamera[],
+  image: Image,
+): { cameras: readonly ListedCamera[]; known: boolean } {
+  const index = cameras.findIndex((camera) => camera.webcam.id === image.webcamId);
+  const camera = cameras[index];
+  if (!camera) return { cameras, known: false };
+  if (image.name < camera.latest.name) return { cameras, known: true };
+  const next = cameras.slice();
+  next[index] = { ...camera, latest: image };
+  return { cameras: next, known: true };
+}
+
+/** Exactly lat 0 / lng 0 means "no position" (the position dialog's default). */
+export function hasPosition(image: Pick<Image, 'lat' | 'lng'>): boolean {
+  return Number.isFinite(image.lat) && Number.isFinite(image.lng) && !(image.lat === 0 && image.lng === 0);
+}
+
+export function positionedCameras(cameras: readonly ListedCamera[]): ListedCamera[] {
+  return cameras.filter((camera) => hasPosition(camera.latest));
+}
+
+export function cameraPath(name: string): string {
+  return `/webcam/${encodeURIComponent(name)}`;
+}

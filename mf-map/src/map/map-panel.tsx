@@ -1,0 +1,94 @@
+import { Component, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import type { ListedCamera } from '../cameras/camera-list.ts';
+import { loadMapTiles, type MapTiles } from './map-settings.ts';
+
+const loadCameraMap = () => import(/* webpackChunkName: "camera-map" */ './camera-map.tsx');
+const CameraMap = lazy(loadCameraMap);
+
+/** Starts fetching the map's code and tile settings; the map panel uses whatever has arrived. */
+export function preloadHomeMap(): void {
+  loadCameraMap().catch(() => {});
+  loadMapTiles().catch(() => {});
+}
+
+type TilesState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; tiles: MapTiles };
+
+function useMapTiles(attempt: number): TilesState {
+  const [state, setState] = useState<TilesState>({ status: 'loading' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt loads again.
+  useEffect(() => {
+    let active = true;
+    setState({ status: 'loading' });
+    // Fetch the map code alongside the settings rather than after them.
+    loadCameraMap().catch(() => {});
+    loadMapTiles().then(
+      (tiles) => active && setState({ status: 'ready', tiles }),
+      (error: unknown) => {
+        console.error('Loading the map settings failed', error);
+        if (active) setState({ status: 'failed' });
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [attempt]);
+  return state;
+}
+
+/** The map tab's content: a fixed-size box, so nothing moves while Leaflet arrives. */
+export function MapPanel({ cameras }: { cameras: readonly ListedCamera[] }) {
+  const [attempt, setAttempt] = useState(0);
+  const tiles = useMapTiles(attempt);
+  const retry = () => setAttempt((n) => n + 1);
+  return (
+    <div className="camera-map">
+      {tiles.status === 'failed' ? (
+        <MapFailure onRetry={retry} />
+      ) : tiles.status === 'loading' ? (
+        <MapLoading />
+      ) : (
+        <MapErrorBoundary key={attempt} onRetry={retry}>
+          <Suspense fallback={<MapLoading />}>
+            <CameraMap cameras={cameras} tiles={tiles.tiles} />
+          </Suspense>
+        </MapErrorBoundary>
+      )}
+    </div>
+  );
+}
+
+function MapLoading() {
+  return (
+    <p className="camera-map__note" role="status">
+      Karte wird geladen …
+    </p>
+  );
+}
+
+function MapFailure({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="camera-map__note" role="alert">
+      <p>Die Karte konnte nicht geladen werden. Die Liste zeigt alle Webcams.</p>
+      <button type="button" onClick={onRetry}>
+        Erneut versuchen
+      </button>
+    </div>
+  );
+}
+
+/** A failed chunk download shows here, not as a broken home page. */
+class MapErrorBoundary extends Component<{ children: ReactNode; onRetry: () => void }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error('The map failed', error);
+  }
+
+  override render() {
+    return this.state.failed ? <MapFailure onRetry={this.props.onRetry} /> : this.props.children;
+  }
+}

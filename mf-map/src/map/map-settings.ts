@@ -1,0 +1,39 @@
+/** Run-time page settings served by the gateway (one build serves every deployment). */
+export const PAGE_CONFIG_PATH = '/config.json';
+
+export interface MapTiles {
+  url: string;
+  attribution: string;
+}
+
+/** Spec §2/§9: near the lake, zoom 13 within 13 … 18, no wheel zoom, resize after 500 ms, clusters of 80 px, 15 px markers. */
+export const MAP_VIEW = {
+  // The upper basin between Halbinsel Au and Rapperswil: every demo camera is in view on a desktop.
+  center: [47.229, 8.729] as [number, number],
+  zoom: 13,
+  minZoom: 13,
+  maxZoom: 18,
+  scrollWheelZoom: false,
+  resizeAfterMs: 500,
+  clusterRadius: 80,
+  markerSize: 15,
+} as const;
+
+let tiles: Promise<MapTiles> | undefined;
+
+/** Fetched once per page; a failure is forgotten so the next map tries again. */
+export function loadMapTiles(): Promise<MapTiles> {
+  tiles ??= fetch(PAGE_CONFIG_PATH, { headers: { accept: 'application/json' } })
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`${PAGE_CONFIG_PATH} answered ${response.status}`);
+      const config = (await response.json()) as { mapTiles?: Partial<MapTiles> };
+      const { url, attribution } = config.mapTiles ?? {};
+      if (typeof url !== 'string' || url === '') throw new Error(`${PAGE_CONFIG_PATH} names no mapTiles.url`);
+      return { url, attribution: typeof attribution === 'string' ? attribution : '' };
+    })
+    .catch((error: unknown) => {
+      tiles = undefined;
+      throw error;
+    });
+  return tiles;
+}

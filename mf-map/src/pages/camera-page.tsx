@@ -1,0 +1,107 @@
+import { type Webcam, SITE_NAME } from '@lakecams/contracts';
+import { PageFrame } from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { compassLabel } from '../cameras/compass.ts';
+import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
+import { useImagePreloader } from '../camera/image-preloader.ts';
+import { keywordsFor } from '../camera/image-history.ts';
+import { TimeTravel } from '../camera/time-travel.tsx';
+import { useCamera } from '../camera/use-camera.ts';
+import { useMetaKeywords } from '../camera/use-meta-keywords.ts';
+
+export function CameraPage() {
+  const { name = '' } = useParams();
+  // A new camera starts from scratch: its own history, preloads and timelapse.
+  return <CameraView key={name} name={name} />;
+}
+
+function CameraView({ name }: { name: string }) {
+  const [attempt, setAttempt] = useState(0);
+  const { state, selectDay } = useCamera(name, attempt);
+  const { preloader, version } = useImagePreloader();
+  useMetaKeywords(keywordsFor(name, SITE_NAME));
+
+  if (state.status === 'missing') {
+    return (
+      <PageFrame title="Webcam nicht gefunden">
+        <p>Eine Webcam namens «{name}» gibt es hier nicht (mehr).</p>
+        <p>
+          <Link to="/">Zur Startseite</Link> · <Link to="/webcams">Alle Webcams</Link>
+        </p>
+      </PageFrame>
+    );
+  }
+  return (
+    <PageFrame title={name}>
+      {state.status === 'loading' && <CameraViewPlaceholder />}
+      {state.status === 'failed' && (
+        <div className="status-note status-note--error" role="alert">
+          <p>Die Bilder dieser Webcam konnten nicht geladen werden.</p>
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            Erneut versuchen
+          </button>
+        </div>
+      )}
+      {state.status === 'ready' && (
+        <>
+          <TimeTravel
+            key={state.history.day}
+            camera={name}
+            day={state.history.day}
+            days={state.history.days}
+            images={state.history.images}
+            dayLoading={state.dayLoading}
+            onSelectDay={selectDay}
+            preloader={preloader}
+            preloaded={version}
+          />
+          {state.webcam && <CameraFacts webcam={state.webcam} direction={state.history.images.at(-1)?.direction} />}
+        </>
+      )}
+      <p className="camera-links">
+        <Link to="/webcams">Alle Webcams</Link> · <Link to="/">Zur Karte</Link>
+      </p>
+    </PageFrame>
+  );
+}
+
+/** The picture's box at its final size, so the page does not jump when the picture arrives. */
+function CameraViewPlaceholder() {
+  return (
+    <div className="camera-view">
+      <div
+        className="camera-view__frame"
+        style={{ aspectRatio: `${PREVIEW_SIZE.width} / ${PREVIEW_SIZE.height}` }}
+        role="status"
+      >
+        <span className="camera-view__loading">Bild wird geladen …</span>
+      </div>
+    </div>
+  );
+}
+
+function CameraFacts({ webcam, direction }: { webcam: Webcam; direction: number | undefined }) {
+  return (
+    <dl className="camera-facts">
+      {direction !== undefined && (
+        <div>
+          <dt>Blickrichtung</dt>
+          <dd>{compassLabel(direction)}</dd>
+        </div>
+      )}
+      <div>
+        <dt>Blickwinkel</dt>
+        <dd>{webcam.angle}°</dd>
+      </div>
+      <div>
+        <dt>Sichtweite</dt>
+        <dd>{new Intl.NumberFormat('de-CH').format(webcam.distance)} km</dd>
+      </div>
+      <div>
+        <dt>Neues Bild</dt>
+        <dd>alle {webcam.intervalMin} Minuten</dd>
+      </div>
+    </dl>
+  );
+}

@@ -1,0 +1,32 @@
+import { apiJson } from '@lakecams/session';
+
+export const PAGES_USING_SERVICE_PATH = '/api/Referer/GetPagesUses/PageUser';
+
+export interface PartnerPage {
+  href: string;
+  /** Host and path without the scheme, as people read addresses. */
+  label: string;
+}
+
+/** Only http(s) addresses become links: a stored `javascript:` url must never be clickable. */
+export function partnerPages(urls: readonly unknown[]): PartnerPage[] {
+  const pages = new Map<string, PartnerPage>();
+  for (const value of urls) {
+    if (typeof value !== 'string') continue;
+    let url: URL;
+    try {
+      url = new URL(value.trim());
+    } catch {
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+    const path = url.pathname === '/' ? '' : url.pathname;
+    pages.set(url.href, { href: url.href, label: `${url.host}${path}` });
+  }
+  return [...pages.values()].sort((a, b) => a.label.localeCompare(b.label, 'de-CH'));
+}
+
+export async function fetchPartnerPages(signal?: AbortSignal): Promise<PartnerPage[]> {
+  const urls = await apiJson<unknown>(PAGES_USING_SERVICE_PATH, signal ? { signal } : undefined);
+  return Array.isArray(urls) ? partnerPages(urls) : [];
+}

@@ -1,0 +1,135 @@
+import { SITE_NAME } from '@lakecams/contracts';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { historyWithImage, type ImageHistory, keywordsFor } from '../src/camera/image-history.ts';
+import { FakeEventSource, image, renderAt, stubApi, webcam } from './fixtures.tsx';
+
+const NAME = 'Rapperswil-Seedamm';
+const TODAY: ImageHistory = {
+  camera: NAME,
+  day: '2026-11-22',
+  days: ['2026-11-22', '2026-11-21'],
+  images: ['202611221150', '202611221155', '202611221200'].map((name) => image(1, name)),
+};
+const YESTERDAY: ImageHistory = {
+  ...TODAY,
+  day: '2026-11-21',
+  images: ['202611211600', '202611211605'].map((name) => image(1, name)),
+};
+
+function stubCamera(histories: Record<string, ImageHistory | null> = { today: TODAY, '2026-11-21': YESTERDAY }) {
+  return stubApi({
+    '/api/Webcam/GetImageHistory': (url) => {
+      const history = histories[url.searchParams.get('day') ?? 'today'];
+      return history
+        ? Response.json(history)
+        : Response.json({ statusCode: 404, error: 'Not Found', message: 'x' }, { status: 404 });
+    },
+    '/api/Webcam/GetCameras': (url) =>
+      Response.json(url.searchParams.get('name') === NAME ? [webcam(1, NAME, { distance: 6, angle: 70 })] : []),
+  });
+}
+
+const shownPicture = () => screen.getByRole('img', { name: new RegExp(`^Webcam ${NAME}`) });
+
+describe('the camera page', () => {
+  beforeEach(() => vi.stubGlobal('EventSource', FakeEventSource));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('is headed by the camera name and shows its current picture', async () => {
+    stubCamera();
+    renderAt(`/webcam/${NAME}`);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(NAME);
+    await screen.findByRole('slider');
+    expect(shownPicture().getAttribute('src')).toBe(`/api/Image/Get/camera/${NAME}/202611221200.jpg`);
+    expect(screen.getByText('Aktuelles Bild')).toBeTruthy();
+    expect(screen.getByText('Sichtweite').nextElementSibling?.textContent).toBe('6 km');
+  });
+
+  it('sets meta keywords built from the name and removes them on leaving', async () => {
+    stubCamera();
+    const view = renderAt(`/webcam/${NAME}`);
+    const keywords = () => document.head.querySelector('meta[name="keywords"]')?.getAttribute('content');
+    expect(keywords()).toBe(keywordsFor(NAME, SITE_NAME));
+    expect(keywords()).toContain('Rapperswil-Seedamm, Rapperswil, Seedamm, Webcam');
+    view.unmount();
+    expect(keywords()).toBeUndefined();
+  });
+
+  it('steps through the day with the slider and the buttons', async () => {
+    stubCamera();
+    renderAt(`/webcam/${NAME}`);
+    const slider = (await screen.findByRole('slider')) as HTMLInputElement;
+    expect([slider.min, slider.max, slider.value]).toEqual(['0', '2', '2']);
+    fireEvent.change(slider, { target: { value: '0' } });
+    await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611221150.jpg'));
+    expect(slider.getAttribute('aria-valuetext')).toBe('11:50 Uhr');
+    fireEvent.click(screen.getByRole('button', { name: /Später/ }));
+    await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611221155.jpg'));
+    expect(screen.queryByText('Aktuelles Bild')).toBeNull();
+  });
+
+  it('plays the day as a timelapse', async () => {
+    stubCamera();
+    renderAt(`/webcam/${NAME}`);
+    await screen.findByRole('slider');
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      fireEvent.click(screen.getByRole('button', { name: /Zeitraffer abspielen/ }));
+      await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611221150.jpg'));
+      await act(() => vi.advanceTimersByTimeAsync(2_000));
+      await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611221200.jpg'));
+      expect(screen.getByRole('button', { name: /Zeitraffer abspielen/ }).getAttribute('aria-pressed')).toBe('false');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('offers the earlier days', async () => {
+    stubCamera();
+    renderAt(`/webcam/${NAME}`);
+    const day = (await screen.findByRole('combobox', { name: 'Tag' })) as HTMLSelectElement;
+    expect([...day.options].map((option) => option.value)).toEqual(['2026-11-22', '2026-11-21']);
+    fireEvent.change(day, { target: { value: '2026-11-21' } });
+    await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611211605.jpg'));
+    expect((screen.getByRole('slider') as HTMLInputElement).max).toBe('1');
+  });
+
+  it('shows a new picture as it arrives while the viewer is at the latest', async () => {
+    stubCamera();
+    renderAt(`/webcam/${NAME}`);
+    await screen.findByRole('slider');
+    await waitFor(() => expect(screen.getByText('Blickwinkel')).toBeTruthy());
+    act(() => FakeEventSource.open().at(-1)?.emit('image', image(1, '202611221205')));
+    await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611221205.jpg'));
+    expect((screen.getByRole('slider') as HTMLInputElement).max).toBe('3');
+  });
+
+  it('shows a friendly "not found" with a way home for an unknown camera', async () => {
+    stubCamera({ today: null });
+    renderAt('/webcam/Gibt-es-nicht');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Webcam nicht gefunden');
+    expect(screen.getByRole('link', { name: 'Zur Startseite' }).getAttribute('href')).toBe('/');
+  });
+
+  it('falls back to the latest day with pictures when today has none yet', async () => {
+    stubCamera({ today: { ...TODAY, images: [], days: ['2026-11-21'] }, '2026-11-21': YESTERDAY });
+    renderAt(`/webcam/${NAME}`);
+    await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611211605.jpg'));
+  });
+});
+
+describe('historyWithImage', () => {
+  it('adds a live image to the shown day in order, and its day to the days', () => {
+    const later = historyWithImage(TODAY, image(1, '202611221205'));
+    expect(later.images.map((i) => i.name)).toEqual(['202611221150', '202611221155', '202611221200', '202611221205']);
+    const tomorrow = historyWithImage(TODAY, image(1, '202611230000'));
+    expect(tomorrow.days).toEqual(['2026-11-23', '2026-11-22', '2026-11-21']);
+    expect(tomorrow.images).toBe(TODAY.images);
+    expect(historyWithImage(TODAY, image(1, '202611221200', { direction: 10 })).images.at(-1)?.direction).toBe(10);
+  });
+});

@@ -1,0 +1,55 @@
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ITEMS, renderAt, stubApi } from './fixtures.tsx';
+
+describe('the webcams page', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('shows a loading note, then a card per camera with an image, linking to its page', async () => {
+    const fetch = stubApi({ '/api/Webcam/GetImages': [Response.json(ITEMS)] });
+    renderAt('/webcams');
+    expect(screen.getByRole('status').textContent).toContain('geladen');
+
+    const links = await screen.findAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/webcam/Rapperswil-Seedamm',
+      '/webcam/Staefa_Hafen',
+      '/webcam/Ohne-Standort',
+    ]);
+    expect(links[0]?.textContent).toContain('Rapperswil-Seedamm');
+    expect(screen.queryByText('Dunkel')).toBeNull();
+    expect(fetch).toHaveBeenCalledWith('/api/Webcam/GetImages', expect.anything());
+  });
+
+  it('loads the current pictures lazily, with their size set so nothing shifts', async () => {
+    stubApi({ '/api/Webcam/GetImages': [Response.json(ITEMS)] });
+    renderAt('/webcams');
+    const picture = await screen.findByRole('img', { name: 'Aktuelles Bild der Webcam Staefa_Hafen' });
+    expect(picture.getAttribute('src')).toBe('/api/Image/Get/camera/Staefa_Hafen/202611221155.jpg');
+    expect(picture.getAttribute('loading')).toBe('lazy');
+    expect(picture.getAttribute('width')).toBe('480');
+    expect(picture.getAttribute('height')).toBe('270');
+  });
+
+  it('shows an error with a retry that loads again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const fetch = stubApi({
+      '/api/Webcam/GetImages': [new Response('down', { status: 502 }), Response.json(ITEMS)],
+    });
+    renderAt('/webcams');
+    expect((await screen.findByRole('alert')).textContent).toContain('konnten nicht geladen werden');
+    fireEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
+    expect(await screen.findByRole('link', { name: /Rapperswil-Seedamm/ })).toBeTruthy();
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('says so when no camera has an image', async () => {
+    stubApi({ '/api/Webcam/GetImages': [Response.json([ITEMS[1], ITEMS[2]])] });
+    renderAt('/webcams');
+    expect(await screen.findByText('Zurzeit liefert keine Webcam ein Bild.')).toBeTruthy();
+  });
+});

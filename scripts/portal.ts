@@ -1,0 +1,201 @@
+import { createInProcessBus } from '@lakecams/bus';
+import { SERVICES, type ServiceName } from '@lakecams/contracts';
+import { buildGateway, defaultRemoteManifests, type ServiceTargets } from '@lakecams/gateway';
+import {
+  buildServiceApp,
+  createLogger,
+  generateSigningKeys,
+  loadOrCreateSigningKeys,
+  type ServiceApp,
+  withDatabase,
+} from '@lakecams/service-kit';
+import type { IdentityOptions } from '@lakecams/svc-identity';
+import type { ImagingOptions } from '@lakecams/svc-imaging';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
+import { type RunningPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
+import { SERVICE_DEFINITIONS } from './services.ts';
+
+export interface PortalOptions {
+  host?: string;
+  /** Gateway port; 0 picks a free one. */
+  port?: number;
+  dataDir?: string;
+  logLevel?: string;
+  /** Use this PostgreSQL server instead of starting the embedded one (tests on the machine's server). */
+  databaseServerUrl?: string;
+  /** Service databases are `<prefix>_<service>`. */
+  databasePrefix?: string;
+  embeddedPostgresPort?: number;
+  demoCameras?: boolean;
+  remotes?: Record<string, string>;
+  frontendRoot?: string;
+  /** First administrator; without it a demo admin is created on an empty database. */
+  admin?: IdentityOptions['admin'];
+  /** Outgoing mail via SMTP instead of the outbox folder. */
+  smtpUrl?: string;
+  rateLimitPerMinute?: number;
+  /** Access token lifetime (tests shorten it). */
+  accessTokenTtlSeconds?: number;
+  /** Satellite tiles for the map (tests serve them locally). */
+  mapTiles?: { url: string; attribution: string };
+  /** Run capture schedules (default on). */
+  schedule?: boolean;
+  /** Minutes of demo history rendered for each empty demo camera at start (default 60). */
+  demoBackfillMinutes?: number;
+}
+
+export interface RunningPortal {
+  url: string;
+  gateway: FastifyInstance;
+  services: Record<ServiceName, ServiceApp>;
+  databaseUrls: Record<ServiceName, string>;
+  /** Where mails are written when no SMTP server is configured. */
+  outboxDir: string;
+  /** Set when this start created the demo administrator (its password is shown only now). */
+  demoAdmin: { username: string; password: string } | null;
+  close(): Promise<void>;
+}
+
+const REPOSITORY_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Each service's options in a one-machine run (embedded, or services started by tests). */
+export function serviceOptionsFor(
+  settings: Pick<
+    PortalOptions,
+    'admin' | 'smtpUrl' | 'rateLimitPerMinute' | 'accessTokenTtlSeconds' | 'demoCameras'
+  > & {
+    jwtPrivateKey: string;
+    outboxDir: string;
+    publicUrl: () => string;
+    demoSourceUrl: string;
+    imageStoreDir: string;
+    onDemoAdminCreated?: IdentityOptions['onDemoAdminCreated'];
+    schedule?: boolean;
+    demoBackfillMinutes?: number;
+  },
+): Record<ServiceName, object> {
+  const identity: IdentityOptions = {
+    jwtPrivateKey: settings.jwtPrivateKey,
+    publicUrl: settings.publicUrl,
+    mail: {
+      smtpUrl: settings.smtpUrl,
+      outboxDir: settings.outboxDir,
+      from: 'Seecam Zürichsee <noreply@seecam.example>',
+      operatorEmail: 'webcams@seecam.example',
+    },
+    captcha: { hmacSecret: randomBytes(32).toString('hex') },
+    admin: settings.admin,
+    demoAdmin: true,
+    ...(settings.onDemoAdminCreated ? { onDemoAdminCreated: settings.onDemoAdminCreated } : {}),
+    ...(settings.rateLimitPerMinute ? { rateLimitPerMinute: settings.rateLimitPerMinute } : {}),
+    ...(settings.accessTokenTtlSeconds ? { accessTokenTtlSeconds: settings.accessTokenTtlSeconds } : {}),
+  };
+  return {
+    identity,
+    webcam: { demoCameras: settings.demoCameras ?? true, demoSourceUrl: settings.demoSourceUrl },
+    referer: {},
+    imaging: {
+      storeDir: settings.imageStoreDir,
+      schedule: settings.schedule ?? true,
+      demoSource: settings.demoCameras ?? true,
+      demoBackfillMinutes: settings.demoBackfillMinutes ?? 60,
+    } satisfies ImagingOptions,
+  };
+}
+
+/** Embedded mode: gateway and the four services in one process, one PostgreSQL, the in-process bus. */
+export async function startPortal(options: PortalOptions = {}): Promise<RunningPortal> {
+  const logger = createLogger(options.logLevel ?? 'info');
+  const host = options.host ?? '127.0.0.1';
+  // The port goes into the demo cameras' URLs before the gateway listens, so "any free port" is chosen now.
+  const port = options.port === 0 ? await freePort(host) : (options.port ?? 8080);
+  const postgres: RunningPostgres | undefined = options.databaseServerUrl
+    ? undefined
+    : await startEmbeddedPostgres(options.dataDir ?? 'data', options.embeddedPostgresPort ?? 54329, logger);
+  const serverUrl = options.databaseServerUrl ?? (postgres as RunningPostgres).url;
+  const prefix = options.databasePrefix ?? 'lakecams';
+  // Without a data folder (tests on the machine's PostgreSQL) keys and mails are throw-away.
+  const dataDir = options.dataDir ?? join(tmpdir(), `lakecams-${randomBytes(4).toString('hex')}`);
+  const signingKeys = options.dataDir
+    ? await loadOrCreateSigningKeys(join(dataDir, 'jwt-signing-key.pem'))
+    : generateSigningKeys();
+  const outboxDir = join(dataDir, 'outbox');
+  let demoAdmin: RunningPortal['demoAdmin'] = null;
+  let publicUrl = `http://localhost:${port}`;
+  const serviceOptions = serviceOptionsFor({
+    ...options,
+    jwtPrivateKey: signingKeys.privateKey,
+    outboxDir,
+    publicUrl: () => publicUrl,
+    demoSourceUrl: `http://127.0.0.1:${port}/api/Image/DemoSource`,
+    imageStoreDir: join(dataDir, 'images'),
+    onDemoAdminCreated: (credentials) => {
+      demoAdmin = credentials;
+    },
+  });
+  const bus = createInProcessBus();
+  const services = {} as Record<ServiceName, ServiceApp>;
+  const databaseUrls = {} as Record<ServiceName, string>;
+  const closeAll = async () => {
+    for (const app of Object.values(services).reverse()) await app.close().catch(() => {});
+    await bus.close();
+    await postgres?.stop();
+  };
+  try {
+    for (const service of SERVICES) {
+      databaseUrls[service] = withDatabase(serverUrl, `${prefix}_${service}`);
+      services[service] = await buildServiceApp(SERVICE_DEFINITIONS[service], {
+        bus,
+        logger,
+        databaseUrl: databaseUrls[service],
+        jwtPublicKey: signingKeys.publicKey,
+        options: serviceOptions[service],
+      });
+    }
+    const targets = Object.fromEntries(
+      SERVICES.map((service) => [service, { kind: 'local', app: services[service] }]),
+    ) as ServiceTargets;
+    const gateway = await buildGateway({
+      bus,
+      ...(options.mapTiles ? { mapTiles: options.mapTiles } : {}),
+      logger,
+      targets,
+      frontendRoot: options.frontendRoot ?? REPOSITORY_ROOT,
+      remotes: { ...defaultRemoteManifests(), ...options.remotes },
+    });
+    const address = await gateway.listen({ host, port });
+    const url = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
+    publicUrl = url;
+    return {
+      url,
+      gateway,
+      services,
+      databaseUrls,
+      outboxDir,
+      demoAdmin,
+      close: async () => {
+        await gateway.close();
+        await closeAll();
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,127 @@
+import { SERVICES, type ServiceName } from '@lakecams/contracts';
+import { BaseConfigSchema, loadConfig, loadOrCreateSigningKeys } from '@lakecams/service-kit';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Type } from 'typebox';
+import { buildMissingFrontends } from './frontend-build.ts';
+
+/** Distributed mode on one machine: every service and the gateway in its own process, on PostgreSQL and NATS. */
+const config = loadConfig(
+  Type.Object({
+    HOST: Type.String({ default: 'localhost' }),
+    PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080 }),
+    SERVICE_BASE_PORT: Type.Integer({ minimum: 1, maximum: 65000, default: 8180 }),
+    LOG_LEVEL: BaseConfigSchema.properties.LOG_LEVEL,
+    DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/postgres' }),
+    NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+    IMAGING_REPLICAS: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
+    DEMO_CAMERAS: Type.Boolean({ default: true }),
+    REMOTES: Type.Optional(Type.String()),
+    DATA_DIR: Type.String({ default: './data' }),
+  }),
+);
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+buildMissingFrontends(root);
+
+const signingKeys = await loadOrCreateSigningKeys(join(config.DATA_DIR, 'jwt-signing-key.pem'));
+const captchaSecret = randomBytes(32).toString('hex');
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function launch(label: string, script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: {
+      ...process.env,
+      LOG_LEVEL: config.LOG_LEVEL,
+      NATS_URL: config.NATS_URL,
+      JWT_PUBLIC_KEY: signingKeys.publicKey,
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${label} exited (${signal ?? code}); stopping the portal`);
+      void stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+async function waitUntilReady(url: string, label: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${url}/ready`).catch(() => null);
+    if (response?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${label} did not become ready at ${url}`);
+}
+
+async function stop(exitCode: number): Promise<never> {
+  stopping = true;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  process.exit(exitCode);
+}
+process.once('SIGINT', () => void stop(0));
+process.once('SIGTERM', () => void stop(0));
+
+const urls: Record<ServiceName, string[]> = { identity: [], webcam: [], referer: [], imaging: [] };
+let port = config.SERVICE_BASE_PORT;
+for (const service of SERVICES) {
+  const replicas = service === 'imaging' ? config.IMAGING_REPLICAS : 1;
+  for (let replica = 1; replica <= replicas; replica++) {
+    const url = `http://127.0.0.1:${port}`;
+    launch(`svc-${service}#${replica}`, `svc-${service}/src/server.ts`, {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: config.DATABASE_URL,
+      DEMO_CAMERAS: String(config.DEMO_CAMERAS),
+      DEMO_SOURCE_URL: `http://127.0.0.1:${config.PORT}/api/Image/DemoSource`,
+      DATA_DIR: config.DATA_DIR,
+      DEMO_SOURCE: String(config.DEMO_CAMERAS),
+      REPLICA_ID: `svc-${service}#${replica}`,
+      ...(service === 'identity'
+        ? {
+            JWT_PRIVATE_KEY: signingKeys.privateKey,
+            DEMO_ADMIN: 'true',
+            CAPTCHA_HMAC_SECRET: process.env.CAPTCHA_HMAC_SECRET ?? captchaSecret,
+            PUBLIC_URL: `http://${config.HOST}:${config.PORT}`,
+          }
+        : {}),
+    });
+    urls[service].push(url);
+    port += 1;
+  }
+}
+try {
+  await Promise.all(SERVICES.flatMap((service) => urls[service].map((url) => waitUntilReady(url, `svc-${service}`))));
+  launch('gateway', 'gateway/src/server.ts', {
+    HOST: config.HOST,
+    PORT: String(config.PORT),
+    ...(config.REMOTES ? { REMOTES: config.REMOTES } : {}),
+    ...Object.fromEntries(SERVICES.map((service) => [`SERVICE_URL_${service.toUpperCase()}`, urls[service].join(',')])),
+  });
+  const gatewayUrl = `http://${config.HOST}:${config.PORT}`;
+  await waitUntilReady(gatewayUrl, 'gateway');
+  console.log(
+    `\nLake webcam portal (distributed: ${children.length} processes) running at ${gatewayUrl}  (Ctrl-C stops it)\n`,
+  );
+} catch (error) {
+  console.error((error as Error).message);
+  await stop(1);
+}

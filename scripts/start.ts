@@ -1,0 +1,68 @@
+import { DEFAULT_MAP_TILES } from '@lakecams/gateway';
+import { BaseConfigSchema, loadConfig } from '@lakecams/service-kit';
+import closeWithGrace from 'close-with-grace';
+import { fileURLToPath } from 'node:url';
+import { Type } from 'typebox';
+import { buildMissingFrontends } from './frontend-build.ts';
+import { startPortal } from './portal.ts';
+
+const config = loadConfig(
+  Type.Object({
+    HOST: Type.String({ default: 'localhost' }),
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+    LOG_LEVEL: BaseConfigSchema.properties.LOG_LEVEL,
+    DATA_DIR: Type.String({ default: './data' }),
+    EMBEDDED_PG_PORT: Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      default: 54329,
+    }),
+    DEMO_CAMERAS: Type.Boolean({ default: true }),
+    REMOTES: Type.Optional(Type.String()),
+    ADMIN_USERNAME: Type.Optional(Type.String()),
+    ADMIN_EMAIL: Type.Optional(Type.String()),
+    ADMIN_PASSWORD: Type.Optional(Type.String()),
+    SMTP_URL: Type.Optional(Type.String()),
+    MAP_TILE_URL: Type.Optional(Type.String()),
+    MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
+  }),
+);
+const { ADMIN_USERNAME: username, ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = config;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+buildMissingFrontends(root);
+
+const portal = await startPortal({
+  host: config.HOST,
+  port: config.PORT,
+  logLevel: config.LOG_LEVEL,
+  dataDir: config.DATA_DIR,
+  embeddedPostgresPort: config.EMBEDDED_PG_PORT,
+  demoCameras: config.DEMO_CAMERAS,
+  ...(config.REMOTES ? { remotes: JSON.parse(config.REMOTES) } : {}),
+  ...(username && email && password ? { admin: { username, email, password } } : {}),
+  ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}),
+  ...(config.MAP_TILE_URL
+    ? {
+        mapTiles: {
+          url: config.MAP_TILE_URL,
+          attribution: config.MAP_TILE_ATTRIBUTION ?? DEFAULT_MAP_TILES.attribution,
+        },
+      }
+    : {}),
+});
+
+closeWithGrace({ delay: 15_000 }, async ({ err, signal }) => {
+  if (err) console.error(err);
+  console.log(`\nStopping the portal (${signal ?? 'error'}) …`);
+  await portal.close();
+});
+
+if (portal.demoAdmin) {
+  console.log(
+    `\nDemo administrator created: username ${portal.demoAdmin.username}, password ${portal.demoAdmin.password}` +
+      '\n(shown only now; set ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD on an empty data folder to choose your own)',
+  );
+}
+if (!config.SMTP_URL) console.log(`Mails are written to ${portal.outboxDir}`);
+console.log(`\nLake webcam portal running at ${portal.url}  (Ctrl-C stops it)\n`);

@@ -1,0 +1,35 @@
+import { type AuthState, impersonatedUserId } from '@lakecams/session';
+
+export type MenuEntry =
+  | { kind: 'link'; href: string; label: string }
+  | { kind: 'logout'; label: string }
+  | { kind: 'social'; href: string; label: string };
+
+/** The portal's page on a social network (spec §2 "Header menu"). */
+export const SOCIAL_LINK = {
+  kind: 'social',
+  href: 'https://www.instagram.com/seecam.zuerichsee/',
+  label: 'Seecam Zürichsee auf Instagram',
+} as const satisfies MenuEntry;
+
+const link = (href: string, label: string): MenuEntry => ({ kind: 'link', href, label });
+
+/** Spec §2 "Header menu" and §6, rule by rule, for the current authentication state. */
+export function menuEntries(state: AuthState): MenuEntry[] {
+  const confirmed = state.user?.emailConfirmed === true;
+  const entries: MenuEntry[] = [link('/webcams', 'Webcams')];
+  // §2 shows Camera setup to users with referers, §6 also to admins (they configure every url).
+  if (state.hasReferes || state.isAdmin) entries.push(link('/edit/referer/cameras', 'Kamera-Einrichtung'));
+  if (state.isAdmin || impersonatedUserId(state) !== null) entries.push(link('/impersonate', 'Benutzer vertreten'));
+  if (state.isAdmin) {
+    entries.push(
+      link('/jobs', 'Jobs'),
+      link('/edit/webcams', 'Webcams bearbeiten'),
+      link('/edit/referers', 'Referer bearbeiten'),
+    );
+  }
+  if (confirmed) entries.push(link('/user', 'Mein Profil'), { kind: 'logout', label: 'Abmelden' });
+  else entries.push(link('/register', 'Registrieren'), link('/login', 'Anmelden'));
+  entries.push(SOCIAL_LINK);
+  return entries;
+}

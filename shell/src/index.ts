@@ -1,0 +1,6 @@
+// Async boundary: shared singletons must be negotiated before any of them is used (TOOLCHAIN.md, gotcha 4).
+import('./bootstrap.ts').catch((error: unknown) => {
+  console.error('The shell could not start', error);
+  const main = document.getElementById('main');
+  if (main) main.textContent = 'Die Seite konnte nicht geladen werden. Bitte laden Sie sie neu.';
+});

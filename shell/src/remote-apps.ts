@@ -1,0 +1,106 @@
+import { REMOTES, type RemoteName } from '@lakecams/contracts';
+import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { type LifeCycles, registerApplication } from 'single-spa';
+import { failureLifecycles, renderRemoteFailure } from './remote-failure.tsx';
+import { activeWhenFor } from './routes.ts';
+
+/** What every remote exposes (REMOTE_APP_MODULE in libs/mf-config, a build-time package). */
+const REMOTE_APP = 'app';
+
+/** Served by the gateway: `{ "<mf name>": "<URL of its mf-manifest.json>" }`. */
+export const REMOTE_MANIFESTS_URL = '/remotes.json';
+
+export type RemoteManifestUrls = Partial<Record<RemoteName, string>>;
+
+/** Keeps the known remotes with a string URL, made absolute against the page. */
+export function parseRemoteManifestUrls(body: unknown, base: string): RemoteManifestUrls {
+  const urls: RemoteManifestUrls = {};
+  if (typeof body !== 'object' || body === null) return urls;
+  for (const { name } of REMOTES) {
+    const url: unknown = (body as Record<string, unknown>)[name];
+    if (typeof url === 'string' && url !== '') urls[name] = new URL(url, base).href;
+  }
+  return urls;
+}
+
+export async function fetchRemoteManifestUrls(): Promise<RemoteManifestUrls> {
+  // Revalidate: a team redeploys a remote by changing its entry in this file.
+  const response = await fetch(REMOTE_MANIFESTS_URL, { cache: 'no-cache' });
+  if (!response.ok) throw new Error(`${REMOTE_MANIFESTS_URL} answered ${response.status}`);
+  return parseRemoteManifestUrls(await response.json(), window.location.href);
+}
+
+export interface RemoteLoader {
+  load(): Promise<unknown>;
+  /** Forget a failed attempt so the next load really fetches again. */
+  reset(): void;
+}
+
+function asLifecycles(module: unknown, name: string): LifeCycles {
+  const candidate = module as Partial<LifeCycles> | null;
+  if (!candidate || typeof candidate.mount !== 'function' || typeof candidate.unmount !== 'function') {
+    throw new Error(`${name} did not expose single-spa lifecycles as ./${REMOTE_APP}`);
+  }
+  return candidate as LifeCycles;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One retry, then a visible failure message in the remote's container instead of an empty page. */
+export async function loadRemoteLifecycles(
+  name: string,
+  loader: RemoteLoader,
+  retryDelayMs = 300,
+): Promise<LifeCycles> {
+  try {
+    return asLifecycles(await loader.load(), name);
+  } catch (firstError) {
+    console.warn(`Loading ${name} failed, trying once more`, firstError);
+  }
+  try {
+    await sleep(retryDelayMs);
+    loader.reset();
+    return asLifecycles(await loader.load(), name);
+  } catch (error) {
+    console.error(`Loading ${name} failed`, error);
+    return failureLifecycles();
+  }
+}
+
+function moduleFederationLoader(name: RemoteName, manifestUrl: string | undefined): RemoteLoader {
+  return {
+    load: () => {
+      if (!manifestUrl) return Promise.reject(new Error(`${REMOTE_MANIFESTS_URL} names no manifest for ${name}`));
+      return loadRemote(`${name}/${REMOTE_APP}`);
+    },
+    reset: () => {
+      if (manifestUrl) registerRemotes([{ name, entry: manifestUrl }], { force: true });
+    },
+  };
+}
+
+/** Each remote renders into its own container inside <main>, so unmounting one never touches another. */
+export function remoteContainer(name: RemoteName): HTMLElement {
+  const id = `remote-${name}`;
+  const existing = document.getElementById(id);
+  if (existing) return existing;
+  const container = document.createElement('div');
+  container.id = id;
+  container.className = 'remote-outlet';
+  (document.getElementById('main') ?? document.body).append(container);
+  return container;
+}
+
+export function registerRemoteApplications(urls: RemoteManifestUrls): void {
+  registerRemotes(Object.entries(urls).map(([name, entry]) => ({ name, entry })));
+  for (const { name } of REMOTES) {
+    const loader = moduleFederationLoader(name, urls[name]);
+    registerApplication({
+      name,
+      app: () => loadRemoteLifecycles(name, loader),
+      activeWhen: activeWhenFor(name),
+      // single-spa-react reads both from the props: the shell decides where and how failures show.
+      customProps: { domElementGetter: () => remoteContainer(name), errorBoundary: renderRemoteFailure },
+    });
+  }
+}

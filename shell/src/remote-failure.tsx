@@ -1,0 +1,25 @@
+import type { ReactElement } from 'react';
+import type { CustomProps, LifeCycles } from 'single-spa';
+import { reactLifecycles } from './react-lifecycles.ts';
+
+export function RemoteFailure() {
+  return (
+    <section className="remote-failure" role="alert">
+      <h1>Dieser Bereich ist gerade nicht verfügbar</h1>
+      <p>Bitte laden Sie die Seite neu oder versuchen Sie es später noch einmal.</p>
+      <button type="button" onClick={() => window.location.reload()}>
+        Seite neu laden
+      </button>
+    </section>
+  );
+}
+
+/** single-spa-react's errorBoundary: a remote that throws while rendering shows the same message. */
+export function renderRemoteFailure(): ReactElement {
+  return <RemoteFailure />;
+}
+
+/** Stand-in for a remote that could not be loaded: its route shows a message, not a blank page. */
+export function failureLifecycles(): LifeCycles<CustomProps> {
+  return reactLifecycles((props) => (props.domElementGetter as () => HTMLElement)(), <RemoteFailure />);
+}

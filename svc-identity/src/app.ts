@@ -1,0 +1,55 @@
+import rateLimit from '@fastify/rate-limit';
+import type { ServiceDefinition } from '@lakecams/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { migrations } from './migrations/index.ts';
+import { DEFAULTS, type IdentityOptions } from './options.ts';
+import accounts from './plugins/app/accounts.ts';
+import captcha from './plugins/app/captcha.ts';
+import firstAdmin from './plugins/app/first-admin.ts';
+import mailer from './plugins/app/mailer.ts';
+import authenticateRoutes from './routes/api/Authenticate/index.ts';
+import codeRoutes from './routes/api/Code/index.ts';
+import contactRoutes from './routes/api/Contact/index.ts';
+import registerRoutes from './routes/api/Register/index.ts';
+import registerConfirmRoutes from './routes/api/RegisterConfirm/index.ts';
+
+export type { IdentityOptions } from './options.ts';
+
+/** svc-identity: users, roles, tokens, registration, feature codes, contact, and the mail they send. */
+export const identityService: ServiceDefinition<IdentityOptions> = {
+  name: 'identity',
+  version: '0.2.0',
+  migrations,
+  plugin: async (app: FastifyInstance, options: IdentityOptions) => {
+    await app.register(rateLimit, {
+      global: false,
+      // Behind the gateway the client is the first X-Forwarded-For hop.
+      keyGenerator: (request) =>
+        String(request.headers['x-forwarded-for'] ?? '')
+          .split(',')[0]
+          ?.trim() || request.ip,
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        error: 'Too Many Requests',
+        message: `Too many attempts, please wait ${Math.ceil(context.ttl / 1000)} s`,
+      }),
+    });
+    const rateLimitConfig = { max: options.rateLimitPerMinute ?? DEFAULTS.rateLimitPerMinute, timeWindow: 60_000 };
+    await app.register(accounts, options);
+    await app.register(mailer, options.mail);
+    await app.register(captcha, options.captcha);
+    await app.register(firstAdmin, options);
+    await app.register(authenticateRoutes, { rateLimit: rateLimitConfig });
+    const publicUrl = options.publicUrl ?? 'http://localhost:8080';
+    await app.register(registerRoutes, {
+      rateLimit: rateLimitConfig,
+      publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl,
+    });
+    await app.register(registerConfirmRoutes);
+    await app.register(codeRoutes);
+    await app.register(contactRoutes, {
+      rateLimit: rateLimitConfig,
+      operatorEmail: options.mail.operatorEmail,
+    });
+  },
+};

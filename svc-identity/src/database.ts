@@ -1,0 +1,76 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  userName: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  emailConfirmed: Generated<boolean>;
+  passwordHash: string;
+  createdAt: Generated<Date>;
+}
+
+export interface UserRolesTable {
+  userId: string;
+  role: string;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<string>;
+  userId: string;
+  familyId: string;
+  tokenHash: string;
+  expiresAt: Timestamp;
+  createdAt: Generated<Date>;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface EmailConfirmationsTable {
+  userId: string;
+  tokenHash: string;
+  expiresAt: Timestamp;
+}
+
+export interface PasswordResetsTable {
+  userId: string;
+  codeHash: string;
+  expiresAt: Timestamp;
+  failedAttempts: Generated<number>;
+}
+
+export interface CodesTable {
+  id: Generated<string>;
+  code: string;
+  feature: string;
+  createdAt: Generated<Date>;
+}
+
+export interface CodeAssignmentsTable {
+  id: Generated<string>;
+  codeId: string;
+  userId: string;
+  assignedAt: Generated<Date>;
+}
+
+export interface UsedCaptchasTable {
+  signature: string;
+  expiresAt: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  userRoles: UserRolesTable;
+  refreshTokens: RefreshTokensTable;
+  emailConfirmations: EmailConfirmationsTable;
+  passwordResets: PasswordResetsTable;
+  codes: CodesTable;
+  codeAssignments: CodeAssignmentsTable;
+  usedCaptchas: UsedCaptchasTable;
+}
+
+export type UserRow = Selectable<UsersTable>;

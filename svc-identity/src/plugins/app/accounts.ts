@@ -1,0 +1,64 @@
+import fastifyCookie from '@fastify/cookie';
+import { ACCESS_COOKIE, REFRESH_COOKIE, SUBJECTS, type User } from '@lakecams/contracts';
+import { createSigner } from 'fast-jwt';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../../database.ts';
+import { DEFAULTS, type IdentityOptions } from '../../options.ts';
+import { createRefreshTokens, type RefreshTokens } from './refresh-tokens.ts';
+import { createUserRepository, toSummary, type UserRepository } from './user-repository.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    users: UserRepository;
+    refreshTokens: RefreshTokens;
+    /** The User of spec §3 with a fresh access token; sets the rotated refresh cookie when given. */
+    signedInUser(user: UserRow, reply: FastifyReply, refreshToken?: string): Promise<User>;
+    clearRefreshCookie(reply: FastifyReply): void;
+    /** Tell other services who a user is now (id, userName, email, emailConfirmed) and what changed. */
+    announceUser(userId: string, change: string): Promise<void>;
+  }
+}
+
+export const REFRESH_COOKIE_PATH = '/api/Authenticate';
+
+/** Users, roles, access tokens (EdDSA JWT, roles in `role`) and the refresh cookie. */
+export default fp(
+  async (app: FastifyInstance, options: IdentityOptions) => {
+    const db = app.db as Kysely<Database>;
+    const ttlSeconds = options.accessTokenTtlSeconds ?? DEFAULTS.accessTokenTtlSeconds;
+    const refreshTtlDays = options.refreshTokenTtlDays ?? DEFAULTS.refreshTokenTtlDays;
+    const sign = createSigner({ key: options.jwtPrivateKey, algorithm: 'EdDSA', expiresIn: ttlSeconds * 1000 });
+    const cookie = {
+      httpOnly: true,
+      sameSite: 'strict' as const,
+      secure: options.cookieSecure ?? false,
+      path: REFRESH_COOKIE_PATH,
+    };
+
+    await app.register(fastifyCookie);
+    app.decorate('users', createUserRepository(db));
+    app.decorate('refreshTokens', createRefreshTokens(db, refreshTtlDays));
+    app.decorate('signedInUser', async (user: UserRow, reply: FastifyReply, refreshToken?: string) => {
+      const roles = await app.users.roles(user.id);
+      if (refreshToken) {
+        reply.setCookie(REFRESH_COOKIE, refreshToken, { ...cookie, maxAge: refreshTtlDays * 24 * 3600 });
+      }
+      const jwtToken = sign({ sub: user.id, role: roles, name: user.userName });
+      reply.setCookie(ACCESS_COOKIE, jwtToken, { ...cookie, path: '/api', maxAge: ttlSeconds });
+      return { ...toSummary(user), roles, jwtToken };
+    });
+    app.decorate('announceUser', async (userId: string, change: string) => {
+      const user = await app.users.byId(userId);
+      if (!user) return;
+      const { id, userName, email, emailConfirmed } = user;
+      await app.bus.publishEvent(SUBJECTS.userChanged, { id, userName, email, emailConfirmed, change });
+    });
+    app.decorate('clearRefreshCookie', (reply: FastifyReply) => {
+      reply.clearCookie(REFRESH_COOKIE, cookie);
+      reply.clearCookie(ACCESS_COOKIE, { ...cookie, path: '/api' });
+    });
+  },
+  { name: 'accounts', dependencies: ['database'] },
+);

@@ -1,0 +1,126 @@
+import { CAPTCHA_ACTIONS, type CaptchaAction } from '@lakecams/contracts';
+import { errorBody } from '@lakecams/service-kit';
+import { createChallenge, type Payload, randomInt, verifySolution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../../database.ts';
+import type { IdentityOptions } from '../../options.ts';
+
+const CHALLENGE_TTL_MS = 10 * 60 * 1000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: 400 unless the `captcha` query parameter holds a fresh, unused solution for `action`. */
+    requireCaptcha(action: CaptchaAction): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+function decodePayload(value: string): Payload | null {
+  try {
+    const payload = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as Payload;
+    return payload?.challenge?.parameters && payload.solution ? payload : null;
+  } catch {
+    return null;
+  }
+}
+
+/** ALTCHA proof-of-work captcha (self-hosted, works offline); reCAPTCHA v3 when its keys are configured. */
+export default fp(
+  async (app: FastifyInstance, options: IdentityOptions['captcha']) => {
+    const db = app.db as Kysely<Database>;
+    const recaptcha = options.recaptchaSiteKey && options.recaptchaSecretKey ? options : null;
+
+    app.get(
+      '/api/Captcha/Config',
+      {
+        schema: {
+          summary: 'Which captcha the forms use',
+          response: { 200: Type.Object({ provider: Type.String(), siteKey: Type.Optional(Type.String()) }) },
+        },
+      },
+      async () => (recaptcha ? { provider: 'recaptcha', siteKey: recaptcha.recaptchaSiteKey } : { provider: 'altcha' }),
+    );
+
+    app.get(
+      '/api/Captcha/Challenge',
+      {
+        schema: {
+          summary: 'A proof-of-work challenge for one form action',
+          querystring: Type.Object({ action: Type.Enum([...CAPTCHA_ACTIONS]) }),
+        },
+      },
+      async (request, reply) => {
+        const { action } = request.query as { action: CaptchaAction };
+        const challenge = await createChallenge({
+          algorithm: 'SHA-256',
+          cost: 1,
+          counter: randomInt(60_000, 10_000),
+          deriveKey,
+          data: { action },
+          expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+          hmacSignatureSecret: options.hmacSecret,
+          hmacKeySignatureSecret: `${options.hmacSecret}:key`,
+        });
+        return reply.header('cache-control', 'no-store').send(challenge);
+      },
+    );
+
+    async function verifyAltcha(action: CaptchaAction, value: string): Promise<boolean> {
+      const payload = decodePayload(value);
+      if (!payload?.challenge.signature || payload.challenge.parameters.data?.action !== action) return false;
+      const result = await verifySolution({
+        challenge: payload.challenge,
+        solution: payload.solution,
+        deriveKey,
+        hmacSignatureSecret: options.hmacSecret,
+        hmacKeySignatureSecret: `${options.hmacSecret}:key`,
+      }).catch(() => null);
+      if (!result?.verified) return false;
+      // Single use: the first request to present this challenge wins.
+      const expiresAt = new Date((payload.challenge.parameters.expiresAt ?? Date.now() / 1000 + 600) * 1000);
+      const stored = await db
+        .insertInto('usedCaptchas')
+        .values({ signature: payload.challenge.signature, expiresAt })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return (stored.numInsertedOrUpdatedRows ?? 0n) > 0n;
+    }
+
+    async function verifyRecaptcha(action: CaptchaAction, token: string, remoteip: string): Promise<boolean> {
+      const response = await fetch('https://www.google.com/recaptcha/api/siteverify', {
+        method: 'POST',
+        body: new URLSearchParams({ secret: recaptcha?.recaptchaSecretKey ?? '', response: token, remoteip }),
+        signal: AbortSignal.timeout(5000),
+      }).catch(() => null);
+      const result = (await response?.json().catch(() => null)) as {
+        success?: boolean;
+        action?: string;
+        score?: number;
+      } | null;
+      return result?.success === true && result.action === action && (result.score ?? 0) >= 0.5;
+    }
+
+    app.decorate('requireCaptcha', (action: CaptchaAction) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const value = (request.query as { captcha?: unknown }).captcha;
+      if (typeof value !== 'string' || value === '' || value.length > 8192) {
+        return reply.code(400).send(errorBody(400, 'Captcha wird benötigt'));
+      }
+      const ok = recaptcha ? await verifyRecaptcha(action, value, request.ip) : await verifyAltcha(action, value);
+      if (!ok) return reply.code(400).send(errorBody(400, 'Captcha ungültig, bitte erneut versuchen'));
+    });
+
+    // Expired single-use records are of no further use.
+    const prune = setInterval(() => {
+      db.deleteFrom('usedCaptchas')
+        .where('expiresAt', '<', new Date())
+        .execute()
+        .catch(() => {});
+    }, 3600_000);
+    prune.unref();
+    app.addHook('onClose', async () => clearInterval(prune));
+  },
+  { name: 'captcha' },
+);

@@ -1,0 +1,60 @@
+import { SUBJECTS } from '@lakecams/contracts';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { IdentityOptions } from '../../options.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Queue a mail; it is delivered by the mailer, with retries, even across restarts. */
+    sendMail(mail: Mail): Promise<void>;
+  }
+}
+
+/** Mails travel as durable `mail.send` events; SMTP when configured, otherwise .eml files in the outbox folder. */
+export default fp(
+  async (app: FastifyInstance, options: IdentityOptions['mail']) => {
+    const outbox = !options.smtpUrl;
+    const transport = options.smtpUrl
+      ? nodemailer.createTransport(options.smtpUrl)
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    if (outbox) await mkdir(options.outboxDir, { recursive: true });
+
+    async function deliver(mail: Mail): Promise<void> {
+      const info = await transport.sendMail({ from: options.from, ...mail });
+      if (!outbox) return app.log.info({ to: mail.to, subject: mail.subject }, 'mail sent');
+      const file = join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+      await writeFile(file, (info as unknown as { message: Buffer }).message);
+      app.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
+    }
+
+    app.decorate('sendMail', (mail: Mail) => app.bus.publishEvent(SUBJECTS.mailSend, mail));
+    const subscription = await app.bus.consume<Mail>(
+      async (message) => {
+        try {
+          await deliver(message.data);
+          message.ack();
+        } catch (err) {
+          app.log.warn({ err, attempt: message.deliveryCount }, 'mail delivery failed, retrying');
+          message.nak(Math.min(60_000, 1000 * 2 ** message.deliveryCount));
+        }
+      },
+      { durable: 'svc-identity-mailer', filter: SUBJECTS.mailSend, maxDeliver: 10 },
+    );
+    app.addHook('onClose', async () => {
+      await subscription.unsubscribe();
+      transport.close();
+    });
+  },
+  { name: 'mailer' },
+);

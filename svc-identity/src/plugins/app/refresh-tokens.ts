@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database.ts';
+import { randomToken, sha256 } from '../../secrets.ts';
+
+export type RotationResult =
+  | { outcome: 'rotated'; userId: string; token: string }
+  | { outcome: 'reused' }
+  | { outcome: 'invalid' };
+
+/** Refresh tokens: random, stored hashed, rotated on every use; a reused token revokes its whole family. */
+export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
+  const expiry = () => new Date(Date.now() + ttlDays * 24 * 3600 * 1000);
+
+  async function issue(userId: string, familyId: string = randomUUID()): Promise<string> {
+    const token = randomToken(32);
+    await db
+      .insertInto('refreshTokens')
+      .values({ userId, familyId, tokenHash: sha256(token), expiresAt: expiry() })
+      .execute();
+    return token;
+  }
+
+  async function revokeFamily(familyId: string): Promise<void> {
+    await db
+      .updateTable('refreshTokens')
+      .set({ revokedAt: new Date() })
+      .where('familyId', '=', familyId)
+      .where('revokedAt', 'is', null)
+      .execute();
+  }
+
+  return {
+    issue,
+    async rotate(token: string): Promise<RotationResult> {
+      const tokenHash = sha256(token);
+      // One atomic claim: of two concurrent uses of the same token only one can win.
+      const claimed = await db
+        .updateTable('refreshTokens')
+        .set({ rotatedAt: new Date() })
+        .where('tokenHash', '=', tokenHash)
+        .where('rotatedAt', 'is', null)
+        .where('revokedAt', 'is', null)
+        .where('expiresAt', '>', new Date())
+        .returning(['userId', 'familyId'])
+        .executeTakeFirst();
+      if (claimed)
+        return { outcome: 'rotated', userId: claimed.userId, token: await issue(claimed.userId, claimed.familyId) };
+      const known = await db
+        .selectFrom('refreshTokens')
+        .select(['familyId', 'rotatedAt'])
+        .where('tokenHash', '=', tokenHash)
+        .executeTakeFirst();
+      if (known?.rotatedAt) {
+        await revokeFamily(known.familyId);
+        return { outcome: 'reused' };
+      }
+      return { outcome: 'invalid' };
+    },
+    async revoke(token: string): Promise<void> {
+      const known = await db
+        .selectFrom('refreshTokens')
+        .select('familyId')
+        .where('tokenHash', '=', sha256(token))
+        .executeTakeFirst();
+      if (known) await revokeFamily(known.familyId);
+    },
+    async revokeAllOf(userId: string): Promise<void> {
+      await db
+        .updateTable('refreshTokens')
+        .set({ revokedAt: new Date() })
+        .where('userId', '=', userId)
+        .where('revokedAt', 'is', null)
+        .execute();
+    },
+  };
+}
+
+export type RefreshTokens = ReturnType<typeof createRefreshTokens>;

@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CODE_RULES, ROLES } from '@lakecams/contracts';
+import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../../../database.ts';
+import { createCodeRepository } from '../../../plugins/app/code-repository.ts';
+import { errors, Uuid } from '../../../schemas.ts';
+
+/** Roles a feature code may grant; Admin is never one of them. */
+export const CODE_FEATURES = [ROLES.premium, ROLES.referer] as const;
+
+const CodeAssignmentSchema = Type.Object({
+  id: Uuid,
+  userId: Uuid,
+  userName: Type.String(),
+  code: Type.String(),
+  feature: Type.String(),
+  assignedAt: Type.String(),
+});
+
+const actingUser = (request: FastifyRequest) => request.principal?.actingUserId as string;
+const isAdminActingAsSelf = (request: FastifyRequest) =>
+  request.principal?.roles.includes(ADMIN_ROLE) === true && request.principal.actingUserId === request.principal.userId;
+
+const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const codes = createCodeRepository(app.db as Kysely<Database>);
+  const changed = (userId: string) => app.announceUser(userId, 'roles');
+
+  app.post(
+    '/api/Code/CreateCodes',
+    {
+      preHandler: app.requireRole(ADMIN_ROLE),
+      schema: {
+        summary: 'Create feature codes (Admin)',
+        querystring: Type.Object({
+          feature: Type.Enum([...CODE_FEATURES]),
+          count: Type.Integer({ minimum: 1, maximum: 1000, default: 1 }),
+        }),
+        response: { 200: Type.Array(Type.String()), ...errors },
+      },
+    },
+    async (request) => codes.create(request.query.feature, request.query.count),
+  );
+
+  app.post(
+    '/api/Code/RegisterCode',
+    {
+      preHandler: app.requireUser,
+      preValidation: validateWith(CODE_RULES, 'query'),
+      schema: {
+        summary: 'Redeem a feature code for the acting user',
+        querystring: Type.Object({ code: Type.String() }),
+        response: { 200: CodeAssignmentSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const assignment = await codes.assign(request.query.code, actingUser(request));
+      if (!assignment) return reply.code(400).send(errorBody(400, 'This code is not valid'));
+      await changed(assignment.userId);
+      return assignment;
+    },
+  );
+
+  app.get(
+    '/api/Code/GetCodes',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        summary: "The acting user's code assignments (Admin: all)",
+        response: { 200: Type.Array(CodeAssignmentSchema), ...errors },
+      },
+    },
+    async (request) => codes.list(isAdminActingAsSelf(request) ? undefined : actingUser(request)),
+  );
+
+  app.delete(
+    '/api/Code/RemoveCodeAssignement',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        summary: 'Remove one of the acting user’s code assignments',
+        querystring: Type.Object({ codeAssignementGuid: Uuid }),
+        response: { 200: Type.String(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (!(await codes.removeAssignment(request.query.codeAssignementGuid, actingUser(request)))) {
+        return reply.code(404).send(errorBody(404, 'Code assignment not found'));
+      }
+      await changed(actingUser(request));
+      return reply.type('text/plain').send('true');
+    },
+  );
+
+  app.delete(
+    '/api/Code/RemoveCodeAssignementFromSystem',
+    {
+      preHandler: app.requireRole(ADMIN_ROLE),
+      schema: {
+        summary: 'Remove a user’s code assignment and the code itself (Admin)',
+        querystring: Type.Object({ userGuid: Uuid, codeAssignementGuid: Uuid }),
+        response: { 200: Type.String(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { userGuid, codeAssignementGuid } = request.query;
+      if (!(await codes.removeFromSystem(codeAssignementGuid, userGuid))) {
+        return reply.code(404).send(errorBody(404, 'Code assignment not found'));
+      }
+      await changed(userGuid);
+      return reply.type('text/plain').send('true');
+    },
+  );
+
+  app.post(
+    '/api/Code/AuthenticateUser',
+    {
+      preHandler: app.requireRole(ADMIN_ROLE),
+      schema: {
+        summary: "Confirm a user's email address by hand (Admin)",
+        querystring: Type.Object({ userGuid: Uuid }),
+        response: { 200: Type.String(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (!(await app.users.confirmEmail(request.query.userGuid)))
+        return reply.code(404).send(errorBody(404, 'User not found'));
+      await app.announceUser(request.query.userGuid, 'confirmed');
+      return reply.type('text/plain').send('true');
+    },
+  );
+};
+
+export default codeRoutes;

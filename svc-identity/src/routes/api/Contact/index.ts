@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CONTACT_RULES } from '@lakecams/contracts';
+import { validateWith } from '@lakecams/service-kit';
+import { Type } from 'typebox';
+import { errors } from '../../../schemas.ts';
+
+const contactRoutes: FastifyPluginAsyncTypebox<{
+  rateLimit: { max: number; timeWindow: number };
+  operatorEmail: string;
+}> = async (app, options) => {
+  app.post(
+    '/api/Contact/Contact',
+    {
+      config: { rateLimit: options.rateLimit },
+      preValidation: validateWith(CONTACT_RULES, 'body'),
+      preHandler: app.requireCaptcha('contact'),
+      schema: {
+        summary: 'Send a message to the operator',
+        querystring: Type.Object({ captcha: Type.String() }),
+        body: Type.Object({
+          mail: Type.String(),
+          name: Type.String(),
+          phone: Type.String(),
+          message: Type.String(),
+          subject: Type.String(),
+        }),
+        response: { 200: Type.String(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { mail, name, phone, message, subject } = request.body;
+      await app.sendMail({
+        to: options.operatorEmail,
+        replyTo: mail,
+        subject: `Kontakt: ${subject}`,
+        text: `Von: ${name} <${mail}>\nTelefon: ${phone}\nBetreff: ${subject}\n\n${message}\n`,
+      });
+      return reply.type('application/octet-stream').send('');
+    },
+  );
+};
+
+export default contactRoutes;

@@ -1,0 +1,196 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FORGOT_PASSWORD_RULES, PROFILE_RULES, REGISTER_RULES, RESET_PASSWORD_RULES } from '@lakecams/contracts';
+import { errorBody, validateWith } from '@lakecams/service-kit';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../../../database.ts';
+import { DEFAULTS } from '../../../options.ts';
+import { hashPassword } from '../../../passwords.ts';
+import { toSummary } from '../../../plugins/app/user-repository.ts';
+import { errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
+import { randomToken, readableCode, sha256 } from '../../../secrets.ts';
+
+export interface RegisterRoutesOptions {
+  rateLimit: { max: number; timeWindow: number };
+  publicUrl: () => string;
+}
+
+const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, options) => {
+  const db = app.db as Kysely<Database>;
+
+  app.post(
+    '/api/Register/Register',
+    {
+      config: { rateLimit: options.rateLimit },
+      preValidation: validateWith(REGISTER_RULES, 'body'),
+      preHandler: app.requireCaptcha('register'),
+      schema: {
+        summary: 'Register; sends the confirmation mail',
+        querystring: Type.Object({ captcha: Type.String() }),
+        body: Type.Object({
+          firstname: Type.String(),
+          lastname: Type.String(),
+          email: Type.String(),
+          username: Type.String(),
+          password: Type.String(),
+          passwordConfirm: Type.String(),
+          phoneNumber: Type.String(),
+        }),
+        response: { 200: Type.String(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const model = request.body;
+      if (await app.users.byUserName(model.username))
+        return reply.code(400).send(errorBody(400, 'This username is already taken'));
+      if (await app.users.byEmail(model.email)) {
+        return reply.code(400).send(errorBody(400, 'This email address is already registered'));
+      }
+      const token = randomToken();
+      const passwordHash = await hashPassword(model.password);
+      const user = await db.transaction().execute(async (trx) => {
+        const created = await trx
+          .insertInto('users')
+          .values({
+            userName: model.username,
+            email: model.email,
+            firstName: model.firstname,
+            lastName: model.lastname,
+            phoneNumber: model.phoneNumber,
+            passwordHash,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('emailConfirmations')
+          .values({
+            userId: created.id,
+            tokenHash: sha256(token),
+            expiresAt: new Date(Date.now() + DEFAULTS.confirmationTtlHours * 3600_000),
+          })
+          .execute();
+        return created;
+      });
+      const link = `${options.publicUrl()}/confirmRegistration?email=${encodeURIComponent(user.email)}&token=${token}`;
+      await app.sendMail({
+        to: user.email,
+        subject: 'Seecam Zürichsee: Registrierung bestätigen',
+        text: `Hallo ${user.firstName}\n\nBitte bestätigen Sie Ihre Registrierung:\n${link}\n\nOder geben Sie auf der Seite "Registrierung bestätigen" diesen Token ein:\n${token}\n\nDer Link ist ${DEFAULTS.confirmationTtlHours} Stunden gültig.\n`,
+      });
+      await app.announceUser(user.id, 'registered');
+      return reply.type('text/plain').send('true');
+    },
+  );
+
+  app.post(
+    '/api/Register/Update',
+    {
+      preHandler: app.requireUser,
+      preValidation: validateWith(PROFILE_RULES, 'body'),
+      schema: {
+        summary: "Update the acting user's profile",
+        body: Type.Object({ firstName: Type.String(), lastName: Type.String(), phoneNumber: Type.String() }),
+        response: { 200: UserSummarySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { firstName, lastName, phoneNumber } = request.body;
+      const user = await app.users.updateProfile(request.principal?.actingUserId as string, {
+        firstName,
+        lastName,
+        phoneNumber,
+      });
+      if (!user) return reply.code(404).send(errorBody(404, 'User not found'));
+      await app.announceUser(user.id, 'profile');
+      return toSummary(user);
+    },
+  );
+
+  app.post(
+    '/api/Register/RecoverPassword',
+    {
+      config: { rateLimit: options.rateLimit },
+      preValidation: validateWith(FORGOT_PASSWORD_RULES, 'query'),
+      schema: {
+        summary: 'Mail a password reset code (same answer whether or not the email exists)',
+        querystring: Type.Object({ email: Type.String() }),
+        response: { 200: Type.String(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await app.users.byEmail(request.query.email);
+      if (user) {
+        const code = readableCode(12);
+        const reset = {
+          codeHash: sha256(code),
+          expiresAt: new Date(Date.now() + DEFAULTS.resetCodeTtlMinutes * 60_000),
+          failedAttempts: 0,
+        };
+        await db
+          .insertInto('passwordResets')
+          .values({ userId: user.id, ...reset })
+          .onConflict((oc) => oc.column('userId').doUpdateSet(reset))
+          .execute();
+        const link = `${options.publicUrl()}/resetPassword?email=${encodeURIComponent(user.email)}&code=${code}`;
+        await app.sendMail({
+          to: user.email,
+          subject: 'Seecam Zürichsee: Passwort zurücksetzen',
+          text: `Hallo ${user.firstName}\n\nIhr Code zum Zurücksetzen des Passworts (Benutzername ${user.userName}):\n${code}\n\n${link}\n\nDer Code ist ${DEFAULTS.resetCodeTtlMinutes} Minuten gültig. Falls Sie kein neues Passwort angefordert haben, ignorieren Sie diese Mail.\n`,
+        });
+      }
+      return reply.type('text/plain').send('true');
+    },
+  );
+
+  app.post(
+    '/api/Register/ResetPassword',
+    {
+      config: { rateLimit: options.rateLimit },
+      preValidation: validateWith(RESET_PASSWORD_RULES, 'body'),
+      schema: {
+        summary: 'Set a new password with the mailed code',
+        body: Type.Object({
+          email: Type.String(),
+          username: Type.String(),
+          password: Type.String(),
+          passwordConfirm: Type.String(),
+          token: Type.String(),
+        }),
+        response: { 200: Type.String(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { email, username, password, token } = request.body;
+      const invalid = () => reply.code(400).send(errorBody(400, 'The code is invalid or has expired'));
+      const user = await app.users.byEmail(email);
+      if (!user || user.userName.toLowerCase() !== username.toLowerCase()) return invalid();
+      const reset = await db.selectFrom('passwordResets').selectAll().where('userId', '=', user.id).executeTakeFirst();
+      if (!reset || reset.expiresAt < new Date() || reset.failedAttempts >= DEFAULTS.resetCodeMaxAttempts)
+        return invalid();
+      if (reset.codeHash !== sha256(token.trim().toUpperCase())) {
+        await db
+          .updateTable('passwordResets')
+          .set((eb) => ({ failedAttempts: eb('failedAttempts', '+', 1) }))
+          .where('userId', '=', user.id)
+          .execute();
+        return invalid();
+      }
+      await app.users.setPasswordHash(user.id, await hashPassword(password));
+      await db.deleteFrom('passwordResets').where('userId', '=', user.id).execute();
+      // A new password ends every existing session.
+      await app.refreshTokens.revokeAllOf(user.id);
+      return reply.type('text/plain').send('true');
+    },
+  );
+
+  app.get(
+    '/api/Register/Roles',
+    {
+      preHandler: app.requireUser,
+      schema: { summary: "The acting user's roles", response: { 200: RolesSchema, ...errors } },
+    },
+    async (request) => app.users.roles(request.principal?.actingUserId as string),
+  );
+};
+
+export default registerRoutes;

@@ -1,0 +1,416 @@
+import { type RegisterModel, ROLES } from '@lakecams/contracts';
+import type { TestClient } from '@lakecams/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, mailsTo, mailText, solveCaptcha, startIdentity } from './helpers.ts';
+
+const PASSWORD = 'Seeblick!2026';
+
+function registration(suffix: string): RegisterModel {
+  return {
+    firstname: 'Anna',
+    lastname: 'Muster',
+    email: `anna.${suffix}@example.org`,
+    username: `anna_${suffix}`,
+    password: PASSWORD,
+    passwordConfirm: PASSWORD,
+    phoneNumber: '079 123 45 67',
+  };
+}
+
+describe('svc-identity accounts on real PostgreSQL', () => {
+  let identity: Awaited<ReturnType<typeof startIdentity>>;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+  afterAll(async () => identity?.close());
+
+  async function login(client: TestClient, username: string, password: string) {
+    const response = await client.post('/api/Authenticate/Authenticate', { username, password });
+    if (response.status === 200) client.setToken(response.json.jwtToken);
+    return response;
+  }
+
+  async function registerAndConfirm(suffix: string) {
+    const client = identity.client();
+    const model = registration(suffix);
+    const captcha = await solveCaptcha(identity.url, 'register');
+    const registered = await client.post(`/api/Register/Register?captcha=${captcha}`, model);
+    expect(registered.status, registered.text).toBe(200);
+    const [mail] = await mailsTo(identity.outboxDir, model.email);
+    const token = /token=([\w-]{60,})/.exec(mailText(mail ?? ''))?.[1] as string;
+    const confirmed = await client.put(
+      `/api/RegisterConfirm/Confirm?userEmail=${encodeURIComponent(model.email)}&token=${token}`,
+    );
+    expect(confirmed.status).toBe(200);
+    return { client, model };
+  }
+
+  it('registers with a solved captcha, mails a confirmation token of at least 60 characters, and confirms it', async () => {
+    const client = identity.client();
+    const model = registration('flow');
+    const captcha = await solveCaptcha(identity.url, 'register');
+    const registered = await client.post(`/api/Register/Register?captcha=${captcha}`, model);
+    expect(registered.status).toBe(200);
+    expect(registered.text).toBe('true');
+
+    const [mail] = await mailsTo(identity.outboxDir, model.email);
+    const text = mailText(mail ?? '');
+    const token = /token=([\w-]+)/.exec(text)?.[1] ?? '';
+    expect(token.length).toBeGreaterThanOrEqual(60);
+
+    expect((await login(client, model.username, PASSWORD)).status).toBe(403);
+    const wrong = await client.put(
+      `/api/RegisterConfirm/Confirm?userEmail=${encodeURIComponent(model.email)}&token=${'x'.repeat(64)}`,
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.message).toBe('This is not the token we sent you');
+    const confirmed = await client.put(
+      `/api/RegisterConfirm/Confirm?userEmail=${encodeURIComponent(model.email)}&token=${token}`,
+    );
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json).toBe(true);
+
+    const loggedIn = await login(client, model.username, PASSWORD);
+    expect(loggedIn.status).toBe(200);
+    expect(loggedIn.json).toMatchObject({
+      email: model.email,
+      firstName: 'Anna',
+      lastName: 'Muster',
+      userName: model.username,
+      phoneNumber: '079 123 45 67',
+      emailConfirmed: true,
+      roles: [],
+    });
+    expect(loggedIn.json.jwtToken.split('.')).toHaveLength(3);
+    const setCookie = loggedIn.headers.getSetCookie().find((c) => c.startsWith('refreshToken='));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Strict/i);
+    expect(setCookie).toMatch(/Path=\/api\/Authenticate/);
+    // The same access token as an httpOnly cookie, for pictures in <img> (read-only routes only).
+    const accessCookie = loggedIn.headers.getSetCookie().find((c) => c.startsWith('lakecams_access='));
+    expect(accessCookie).toContain(`lakecams_access=${loggedIn.json.jwtToken}`);
+    expect(accessCookie).toMatch(/HttpOnly/i);
+    expect(accessCookie).toMatch(/Path=\/api;/);
+  });
+
+  it('refuses a missing, wrong-action or replayed captcha and stores nothing', async () => {
+    const client = identity.client();
+    const model = registration('captcha');
+    const missing = await client.post('/api/Register/Register?captcha=', model);
+    expect(missing.status).toBe(400);
+    expect(missing.json.message).toBe('Captcha wird benötigt');
+    const forContact = await solveCaptcha(identity.url, 'contact');
+    expect((await client.post(`/api/Register/Register?captcha=${forContact}`, model)).status).toBe(400);
+    expect((await client.post('/api/Register/Register?captcha=bm90IGEgcGF5bG9hZA', model)).status).toBe(400);
+
+    const captcha = await solveCaptcha(identity.url, 'register');
+    expect((await client.post(`/api/Register/Register?captcha=${captcha}`, registration('first'))).status).toBe(200);
+    const replay = await client.post(`/api/Register/Register?captcha=${captcha}`, model);
+    expect(replay.status).toBe(400);
+    expect(await mailsTo(identity.outboxDir, model.email, 1, 300)).toEqual([]);
+    const admin = identity.client();
+    await login(admin, ADMIN.username, ADMIN.password);
+    const users = (await admin.get('/api/Authenticate/AllUsers')).json as { userName: string }[];
+    expect(users.map((u) => u.userName)).not.toContain(model.username);
+  });
+
+  it('rejects a taken username or email with a clear message', async () => {
+    const { model } = await registerAndConfirm('taken');
+    const client = identity.client();
+    const sameName = await client.post(
+      `/api/Register/Register?captcha=${await solveCaptcha(identity.url, 'register')}`,
+      {
+        ...registration('other'),
+        username: model.username.toUpperCase(),
+      },
+    );
+    expect(sameName.json.message).toBe('This username is already taken');
+    const sameMail = await client.post(
+      `/api/Register/Register?captcha=${await solveCaptcha(identity.url, 'register')}`,
+      {
+        ...registration('other2'),
+        email: model.email,
+      },
+    );
+    expect(sameMail.json.message).toBe('This email address is already registered');
+  });
+
+  it('answers wrong credentials with 401', async () => {
+    const client = identity.client();
+    const response = await login(client, 'nobody_here', PASSWORD);
+    expect(response.status).toBe(401);
+    expect(response.json.message).toBe('Username or password is incorrect');
+    expect((await login(client, ADMIN.username, 'Wrong!Pass1')).status).toBe(401);
+  });
+
+  it('rotates the refresh cookie on every refresh and revokes the family when an old one is reused', async () => {
+    const { client, model } = await registerAndConfirm('rotate');
+    await login(client, model.username, PASSWORD);
+    const first = client.cookies.get('refreshToken') as string;
+    const refreshed = await client.post('/api/Authenticate/RefreshToken');
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.json.userName).toBe(model.username);
+    const second = client.cookies.get('refreshToken') as string;
+    expect(second).not.toBe(first);
+
+    // An attacker replays the first token: the whole family dies, the legitimate second token too.
+    const thief = identity.client();
+    thief.cookies.set('refreshToken', first);
+    const reused = await thief.post('/api/Authenticate/RefreshToken');
+    expect(reused.status).toBe(401);
+    expect(reused.json.message).toBe('Refresh token was already used; please log in again');
+    expect((await client.post('/api/Authenticate/RefreshToken')).status).toBe(401);
+  });
+
+  it('logs out by revoking the refresh token and clearing the cookie', async () => {
+    const { client, model } = await registerAndConfirm('logout');
+    await login(client, model.username, PASSWORD);
+    const token = client.cookies.get('refreshToken') as string;
+    const logout = await client.get('/api/Authenticate/LogOut/logout');
+    expect(logout.status).toBe(200);
+    expect(client.cookies.has('refreshToken')).toBe(false);
+    const replay = identity.client();
+    replay.cookies.set('refreshToken', token);
+    expect((await replay.post('/api/Authenticate/RefreshToken')).status).toBe(401);
+    expect((await identity.client().post('/api/Authenticate/RefreshToken')).json.message).toBe('No refresh token');
+  });
+
+  it('answers recover-password the same for unknown emails and resets with the mailed code', async () => {
+    const { model } = await registerAndConfirm('reset');
+    const client = identity.client();
+    const unknown = await client.post('/api/Register/RecoverPassword?email=nobody%40example.org');
+    const known = await client.post(`/api/Register/RecoverPassword?email=${encodeURIComponent(model.email)}`);
+    expect([unknown.status, unknown.text]).toEqual([200, 'true']);
+    expect([known.status, known.text]).toEqual([200, 'true']);
+    const mails = await mailsTo(identity.outboxDir, model.email, 2);
+    const code = /Passworts[^\n]*\n([A-Z2-9]{12})/.exec(mailText(mails.at(-1) ?? ''))?.[1] as string;
+    expect(code).toMatch(/^[A-Z2-9]{12}$/);
+
+    const reset = {
+      email: model.email,
+      username: model.username,
+      password: 'Neu!Passwort9',
+      passwordConfirm: 'Neu!Passwort9',
+    };
+    const wrong = await client.post('/api/Register/ResetPassword', { ...reset, token: 'AAAAAAAAAAAA' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.message).toBe('The code is invalid or has expired');
+    const done = await client.post('/api/Register/ResetPassword', { ...reset, token: code });
+    expect([done.status, done.text]).toEqual([200, 'true']);
+    expect((await login(identity.client(), model.username, PASSWORD)).status).toBe(401);
+    expect((await login(identity.client(), model.username, 'Neu!Passwort9')).status).toBe(200);
+    expect((await client.post('/api/Register/ResetPassword', { ...reset, token: code })).status).toBe(400);
+  });
+
+  it('updates the profile of the acting user', async () => {
+    const { client, model } = await registerAndConfirm('profile');
+    await login(client, model.username, PASSWORD);
+    const updated = await client.post('/api/Register/Update', {
+      firstName: 'Anja',
+      lastName: 'Beispiel',
+      phoneNumber: '044 555 66 77',
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.json).toMatchObject({ firstName: 'Anja', lastName: 'Beispiel', phoneNumber: '044 555 66 77' });
+    expect(
+      (
+        await identity
+          .client()
+          .post('/api/Register/Update', { firstName: 'Xy', lastName: 'Yz', phoneNumber: '044 555 66 77' })
+      ).status,
+    ).toBe(401);
+  });
+
+  it('redeems a feature code for its role; lists and removes only own assignments', async () => {
+    const admin = identity.client();
+    await login(admin, ADMIN.username, ADMIN.password);
+    const created = await admin.post('/api/Code/CreateCodes?feature=Premium&count=2');
+    expect(created.status).toBe(200);
+    const [code, second] = created.json as string[];
+
+    const { client, model } = await registerAndConfirm('codes');
+    await login(client, model.username, PASSWORD);
+    const redeemed = await client.post(`/api/Code/RegisterCode?code=${code}`);
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.json).toMatchObject({ code, feature: ROLES.premium, userName: model.username });
+    expect((await client.get('/api/Authenticate/Roles/roles')).json).toEqual([ROLES.premium]);
+    expect((await client.get('/api/Register/Roles')).json).toEqual([ROLES.premium]);
+    expect((await client.post(`/api/Code/RegisterCode?code=${code}`)).json.message).toBe('This code is not valid');
+
+    const other = await registerAndConfirm('codes2');
+    await login(other.client, other.model.username, PASSWORD);
+    await other.client.post(`/api/Code/RegisterCode?code=${second}`);
+    const mine = (await client.get('/api/Code/GetCodes')).json as { id: string; userName: string }[];
+    expect(mine.map((a) => a.userName)).toEqual([model.username]);
+    const all = (await admin.get('/api/Code/GetCodes')).json as { id: string }[];
+    expect(all.length).toBeGreaterThanOrEqual(2);
+
+    const othersAssignment = ((await other.client.get('/api/Code/GetCodes')).json as { id: string }[])[0]?.id;
+    expect(
+      (await client.delete(`/api/Code/RemoveCodeAssignement?codeAssignementGuid=${othersAssignment}`)).status,
+    ).toBe(404);
+    expect((await client.delete(`/api/Code/RemoveCodeAssignement?codeAssignementGuid=${mine[0]?.id}`)).text).toBe(
+      'true',
+    );
+    expect((await client.get('/api/Authenticate/Roles/roles')).json).toEqual([]);
+    expect((await client.delete('/api/Code/RemoveCodeAssignement?codeAssignementGuid=not-a-uuid')).status).toBe(400);
+
+    const userId = (
+      await other.client.post('/api/Register/Update', {
+        firstName: 'Otto',
+        lastName: 'Other',
+        phoneNumber: '044 555 66 77',
+      })
+    ).json.id;
+    expect(
+      (
+        await other.client.delete(
+          `/api/Code/RemoveCodeAssignementFromSystem?userGuid=${userId}&codeAssignementGuid=${othersAssignment}`,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await admin.delete(
+          `/api/Code/RemoveCodeAssignementFromSystem?userGuid=${userId}&codeAssignementGuid=${othersAssignment}`,
+        )
+      ).text,
+    ).toBe('true');
+    expect((await other.client.post(`/api/Code/RegisterCode?code=${second}`)).status).toBe(400);
+  });
+
+  it('lets only an Admin list all users, confirm users by hand and create codes', async () => {
+    const { client, model } = await registerAndConfirm('adminonly');
+    await login(client, model.username, PASSWORD);
+    expect((await client.get('/api/Authenticate/AllUsers')).status).toBe(403);
+    expect((await identity.client().get('/api/Authenticate/AllUsers')).status).toBe(401);
+    expect((await client.post('/api/Code/CreateCodes?feature=Premium&count=1')).status).toBe(403);
+    const admin = identity.client();
+    await login(admin, ADMIN.username, ADMIN.password);
+    expect((await admin.post('/api/Code/CreateCodes?feature=Admin&count=1')).status).toBe(400);
+    const users = (await admin.get('/api/Authenticate/AllUsers')).json as { userName: string }[];
+    expect(users.map((u) => u.userName)).toEqual(expect.arrayContaining([ADMIN.username, model.username]));
+
+    const pending = registration('manual');
+    await identity
+      .client()
+      .post(`/api/Register/Register?captcha=${await solveCaptcha(identity.url, 'register')}`, pending);
+    const pendingId = ((await admin.get('/api/Authenticate/AllUsers')).json as { id: string; userName: string }[]).find(
+      (u) => u.userName === pending.username,
+    )?.id;
+    expect((await client.post(`/api/Code/AuthenticateUser?userGuid=${pendingId}`)).status).toBe(403);
+    expect((await admin.post(`/api/Code/AuthenticateUser?userGuid=${pendingId}`)).text).toBe('true');
+    expect((await login(identity.client(), pending.username, PASSWORD)).status).toBe(200);
+  });
+
+  it('lets an Admin act as another user, and nobody else', async () => {
+    const { client, model } = await registerAndConfirm('impersonated');
+    await login(client, model.username, PASSWORD);
+    const me = (
+      await client.post('/api/Register/Update', { firstName: 'Anna', lastName: 'Muster', phoneNumber: '079 123 45 67' })
+    ).json;
+    const admin = identity.client();
+    const adminUser = (await login(admin, ADMIN.username, ADMIN.password)).json;
+    expect((await admin.get('/api/Authenticate/Roles/roles')).json).toEqual([ROLES.admin]);
+    admin.impersonate(me.id);
+    expect((await admin.get('/api/Authenticate/Roles/roles')).json).toEqual([]);
+    expect((await admin.get('/api/Authenticate/AllUsers')).status).toBe(200);
+    const actedOn = await admin.post('/api/Register/Update', {
+      firstName: 'Anne',
+      lastName: 'Muster',
+      phoneNumber: '079 123 45 67',
+    });
+    expect(actedOn.json.id).toBe(me.id);
+
+    client.impersonate(adminUser.id);
+    const refused = await client.get('/api/Authenticate/Roles/roles');
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe('Only administrators may impersonate');
+  });
+
+  it('sends a contact message to the operator with a solved captcha', async () => {
+    const client = identity.client();
+    const message = {
+      name: 'Hans Muster',
+      mail: 'hans@example.org',
+      phone: '055 123 45 67',
+      subject: 'Anderes',
+      message: 'Schöne Bilder!',
+    };
+    expect((await client.post('/api/Contact/Contact?captcha=', message)).status).toBe(400);
+    const sent = await client.post(
+      `/api/Contact/Contact?captcha=${await solveCaptcha(identity.url, 'contact')}`,
+      message,
+    );
+    expect(sent.status).toBe(200);
+    const [mail] = await mailsTo(identity.outboxDir, 'operator@example.org');
+    expect(mail).toMatch(/^Reply-To: hans@example.org$/m);
+    expect(mailText(mail ?? '')).toContain('Hans Muster');
+  });
+});
+
+describe('svc-identity limits', () => {
+  it('rejects an expired access token with 401', async () => {
+    const identity = await startIdentity({ accessTokenTtlSeconds: 1 });
+    try {
+      const client = identity.client();
+      const login = await client.post('/api/Authenticate/Authenticate', {
+        username: ADMIN.username,
+        password: ADMIN.password,
+      });
+      client.setToken(login.json.jwtToken);
+      expect((await client.get('/api/Authenticate/Roles/roles')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const expired = await client.get('/api/Authenticate/Roles/roles');
+      expect(expired.status).toBe(401);
+      expect(expired.json.message).toBe('Invalid or expired access token');
+      // The refresh cookie still gets a new access token.
+      const refreshed = await client.post('/api/Authenticate/RefreshToken');
+      expect(refreshed.status, refreshed.text).toBe(200);
+      client.setToken(refreshed.json.jwtToken);
+      expect((await client.get('/api/Authenticate/Roles/roles')).status).toBe(200);
+    } finally {
+      await identity.close();
+    }
+  });
+
+  it('rate-limits login attempts per client', async () => {
+    const identity = await startIdentity({ rateLimitPerMinute: 3 });
+    try {
+      const client = identity.client();
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push(
+          (await client.post('/api/Authenticate/Authenticate', { username: 'someone', password: 'Wrong!Pass1' }))
+            .status,
+        );
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const limited = await client.post('/api/Authenticate/Authenticate', {
+        username: 'someone',
+        password: 'Wrong!Pass1',
+      });
+      expect(limited.json.message).toMatch(/^Too many attempts/);
+    } finally {
+      await identity.close();
+    }
+  });
+
+  it('creates a demo administrator once when no admin is configured', async () => {
+    const created: { username: string; password: string }[] = [];
+    const identity = await startIdentity({
+      admin: undefined,
+      demoAdmin: true,
+      onDemoAdminCreated: (c) => created.push(c),
+    });
+    try {
+      expect(created).toHaveLength(1);
+      const login = await identity.client().post('/api/Authenticate/Authenticate', created[0]);
+      expect(login.status).toBe(200);
+      expect(login.json.roles).toEqual([ROLES.admin]);
+    } finally {
+      await identity.close();
+    }
+  });
+});

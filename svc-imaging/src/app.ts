@@ -1,0 +1,25 @@
+import type { ServiceDefinition } from '@lakecams/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { migrations } from './migrations/index.ts';
+import type { ImagingOptions } from './options.ts';
+import cameraAccess from './plugins/app/camera-access.ts';
+import cameraDirectory from './plugins/app/camera-directory.ts';
+import capturePipeline from './plugins/app/capture-pipeline.ts';
+import imageRoutes from './routes/api/Image/index.ts';
+import jobRoutes from './routes/api/Jobs/index.ts';
+
+export type { ImagingOptions } from './options.ts';
+
+/** svc-imaging: captures, quality variants, image delivery (layers, bookings and jobs follow). */
+export const imagingService: ServiceDefinition<ImagingOptions> = {
+  name: 'imaging',
+  version: '0.2.0',
+  migrations,
+  plugin: async (app: FastifyInstance, options: ImagingOptions) => {
+    await app.register(cameraDirectory);
+    await app.register(cameraAccess);
+    await app.register(capturePipeline, options);
+    await app.register(imageRoutes, { demoSource: options.demoSource ?? false });
+    await app.register(jobRoutes);
+  },
+};

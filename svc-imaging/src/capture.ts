@@ -1,0 +1,107 @@
+import type { Bus } from '@lakecams/bus';
+import { type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
+import type { CameraRow, Database } from './database.ts';
+import { deriveQualityVariants } from './derive-variants.ts';
+import type { ImageStore } from './image-store.ts';
+
+export type CaptureOutcome =
+  | { outcome: 'captured'; image: Image }
+  | { outcome: 'skipped' }
+  | { outcome: 'failed'; error: string };
+
+export interface CaptureContext {
+  db: Kysely<Database>;
+  store: ImageStore;
+  bus: Bus;
+  log: FastifyBaseLogger;
+  /** Which replica claims a tick (shown on the job dashboard). */
+  replicaId: string;
+  limits?: FetchLimits;
+  /** Where the picture comes from; the camera URL by default. */
+  source?: (camera: CameraRow, at: Date) => Promise<Buffer>;
+}
+
+export function imageOf(camera: Pick<CameraRow, 'webcamId' | 'lat' | 'lng' | 'direction'>, name: string): Image {
+  // Like the position dialog, an unset position is 0, 0, 0 (the map leaves such cameras out).
+  return {
+    webcamId: camera.webcamId,
+    name,
+    lat: camera.lat ?? 0,
+    lng: camera.lng ?? 0,
+    direction: camera.direction ?? 0,
+  };
+}
+
+/** Tell svc-webcam about a stored image (durable); it tells open pages once its list shows it. */
+export async function announceImage(bus: Bus, image: Image): Promise<void> {
+  await bus.publishEvent(SUBJECTS.imageCaptured, image);
+}
+
+/**
+ * Capture one camera for one tick. Inserting the tick's row is the claim: however many replicas run,
+ * only the one whose insert succeeds captures it.
+ */
+export async function captureTick(
+  context: CaptureContext,
+  camera: CameraRow,
+  tick: Date,
+  attempt = 1,
+): Promise<CaptureOutcome> {
+  const name = imageNameOf(tick);
+  const claimed = await context.db
+    .insertInto('captures')
+    .values({
+      webcamId: camera.webcamId,
+      name,
+      status: 'running',
+      attempt,
+      claimedBy: context.replicaId,
+      startedAt: new Date(),
+    })
+    .onConflict((oc) => oc.columns(['webcamId', 'name']).doNothing())
+    .executeTakeFirst();
+  if (!claimed.numInsertedOrUpdatedRows) return { outcome: 'skipped' };
+
+  const started = performance.now();
+  try {
+    const source =
+      context.source ?? ((c, at) => fetchCameraImage(c.pattern, at, context.limits ?? DEFAULT_FETCH_LIMITS));
+    const input = await source(camera, tick);
+    const { width, height, variants } = await deriveQualityVariants(input);
+    await context.store.save(camera.name, name, variants);
+    await context.db
+      .updateTable('captures')
+      .set({
+        status: 'done',
+        durationMs: Math.round(performance.now() - started),
+        width,
+        height,
+        bytes: input.length,
+        contentHash: createHash('sha256').update(input).digest('hex'),
+        lat: camera.lat,
+        lng: camera.lng,
+        direction: camera.direction,
+      })
+      .where('webcamId', '=', camera.webcamId)
+      .where('name', '=', name)
+      .execute();
+    const image = imageOf(camera, name);
+    await announceImage(context.bus, image);
+    return { outcome: 'captured', image };
+  } catch (error) {
+    const message = (error as Error).message.slice(0, 500);
+    await context.db
+      .updateTable('captures')
+      .set({ status: 'failed', durationMs: Math.round(performance.now() - started), error: message })
+      .where('webcamId', '=', camera.webcamId)
+      .where('name', '=', name)
+      .execute();
+    context.log.warn({ camera: camera.name, tick: name, error: message }, 'capture failed');
+    await context.bus.publishEvent(SUBJECTS.captureFailed, { webcamId: camera.webcamId, name, error: message });
+    return { outcome: 'failed', error: message };
+  }
+}

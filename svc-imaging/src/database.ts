@@ -1,0 +1,76 @@
+import type { Quality } from '@lakecams/contracts';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+export interface CamerasTable {
+  webcamId: number;
+  name: string;
+  pattern: string;
+  intervalMin: number;
+  lat: number | null;
+  lng: number | null;
+  direction: number | null;
+  paused: Generated<boolean>;
+}
+
+export type CaptureStatus = 'running' | 'done' | 'failed';
+
+export interface CapturesTable {
+  webcamId: number;
+  /** Tick timestamp `yyyyMMddHHmm`. */
+  name: string;
+  status: CaptureStatus;
+  attempt: Generated<number>;
+  claimedBy: string;
+  startedAt: ColumnType<Date, Date | undefined, Date>;
+  durationMs: number | null;
+  error: string | null;
+  width: number | null;
+  height: number | null;
+  bytes: number | null;
+  contentHash: string | null;
+  lat: number | null;
+  lng: number | null;
+  direction: number | null;
+}
+
+export interface JobRunsTable {
+  id: Generated<number>;
+  job: string;
+  tick: string;
+  status: CaptureStatus;
+  claimedBy: string;
+  startedAt: ColumnType<Date, Date | undefined, Date>;
+  durationMs: number | null;
+  error: string | null;
+  detail: unknown;
+}
+
+export interface CameraAccessTable {
+  webcamId: number;
+  configurations: ColumnType<AccessConfiguration[], string, string>;
+  bookings: ColumnType<AccessBooking[], string, string>;
+  permittedUserIds: ColumnType<string[], string, string>;
+}
+
+export interface AccessConfiguration {
+  userId: string | null;
+  quality: Quality;
+}
+
+export interface AccessBooking {
+  url: string;
+  /** Whole days `YYYY-MM-DD`, both included. */
+  start: string;
+  end: string;
+  quality: Quality;
+}
+
+export interface Database {
+  cameraAccess: CameraAccessTable;
+  cameras: CamerasTable;
+  captures: CapturesTable;
+  jobRuns: JobRunsTable;
+}
+
+export type CameraRow = Selectable<CamerasTable>;
+export type CaptureRow = Selectable<CapturesTable>;

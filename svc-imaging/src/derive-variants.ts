@@ -1,0 +1,46 @@
+import { QUALITIES, type Quality } from '@lakecams/contracts';
+import sharp, { type OutputInfo } from 'sharp';
+import { JPEG_QUALITY, QUALITY_WIDTHS } from './quality.ts';
+
+// Files are written once and read by the delivery path, sharp's cache only holds memory.
+sharp.cache(false);
+
+/** 8K is the largest camera we expect; bigger inputs are refused before decoding. */
+export const MAX_INPUT_PIXELS = 7680 * 4320;
+
+export interface QualityVariants {
+  width: number;
+  height: number;
+  variants: Record<Quality, Buffer>;
+}
+
+export class UnsupportedImageError extends Error {}
+
+/**
+ * Decode once, then derive every quality level from the decoded pixels. FULL keeps the camera's own
+ * JPEG bytes untouched; other inputs are re-encoded.
+ */
+export async function deriveQualityVariants(input: Buffer): Promise<QualityVariants> {
+  let decoded: { data: Buffer; info: OutputInfo };
+  let format: string | undefined;
+  try {
+    const image = sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    format = (await image.metadata()).format;
+    decoded = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw new UnsupportedImageError(`Not a decodable image: ${(error as Error).message}`);
+  }
+  const { data, info } = decoded;
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+  const encode = (width: number) =>
+    sharp(data, raw)
+      .resize({ width, withoutEnlargement: true })
+      .jpeg({ quality: JPEG_QUALITY, mozjpeg: false, progressive: true })
+      .toBuffer();
+  const levels = QUALITIES.filter((q): q is Exclude<Quality, 'FULL'> => q !== 'FULL');
+  const encoded = await Promise.all(levels.map((quality) => encode(QUALITY_WIDTHS[quality])));
+  const full = format === 'jpeg' ? input : await encode(info.width);
+  const variants = Object.fromEntries(levels.map((quality, i) => [quality, encoded[i]])) as Record<Quality, Buffer>;
+  variants.FULL = full;
+  return { width: info.width, height: info.height, variants };
+}

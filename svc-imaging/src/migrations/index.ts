@@ -1,0 +1,14 @@
+import type { Migration } from 'kysely/migration';
+import * as cameras from './2026-11-22-01-cameras.ts';
+import * as captures from './2026-11-22-02-captures.ts';
+import * as jobRuns from './2026-11-22-03-job-runs.ts';
+import * as cameraAccess from './2026-11-22-04-camera-access.ts';
+import * as paused from './2026-11-22-05-paused.ts';
+
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-01-cameras': cameras,
+  '2026-11-22-02-captures': captures,
+  '2026-11-22-03-job-runs': jobRuns,
+  '2026-11-22-04-camera-access': cameraAccess,
+  '2026-11-22-05-paused': paused,
+};

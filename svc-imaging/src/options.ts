@@ -1,0 +1,17 @@
+import type { FetchLimits } from './camera-fetch.ts';
+
+export interface ImagingOptions {
+  /** Folder of the image files. */
+  storeDir: string;
+  /** Name of this replica on the job records. */
+  replicaId?: string;
+  /** Run the capture schedules (off in tests that drive captures themselves). */
+  schedule?: boolean;
+  /** Serve the built-in demo picture source at /api/Image/DemoSource/{camera}.jpg. */
+  demoSource?: boolean;
+  /** Give an empty demo camera its current picture and this many minutes of history at once (default 60). */
+  demoBackfillMinutes?: number;
+  fetchLimits?: FetchLimits;
+  /** Days images are kept (default 14). */
+  retentionDays?: number;
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { hostname } from 'node:os';
+import { type CaptureContext, captureTick } from '../../capture.ts';
+import type { CameraRow, Database } from '../../database.ts';
+import { renderDemoImage } from '../../demo-source.ts';
+import { createImageStore, type ImageStore } from '../../image-store.ts';
+import type { ImagingOptions } from '../../options.ts';
+import { DEFAULT_RETENTION_DAYS, pruneImages } from '../../prune.ts';
+import { type CaptureScheduler, createCaptureScheduler } from '../../scheduler.ts';
+import { Cron } from 'croner';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    imageStore: ImageStore;
+    captureContext: CaptureContext;
+    captureScheduler: CaptureScheduler;
+  }
+}
+
+export const DEMO_SOURCE_PATH = '/api/Image/DemoSource/';
+
+/** Capture schedules per camera, following camera changes; demo cameras get a first history at once. */
+export default fp(
+  async (app: FastifyInstance, options: ImagingOptions) => {
+    const db = app.db as Kysely<Database>;
+    const store = createImageStore(options.storeDir);
+    const context: CaptureContext = {
+      db,
+      store,
+      bus: app.bus,
+      log: app.log,
+      replicaId: options.replicaId ?? `${hostname()}:${process.pid}`,
+      ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
+    };
+    const scheduler = createCaptureScheduler(async (webcamId, tick) => {
+      const camera = await app.cameraDirectory.byId(webcamId);
+      // A camera paused on the job dashboard skips its scheduled ticks.
+      if (camera && !camera.paused) await captureTick(context, camera, tick);
+    });
+    app.decorate('imageStore', store);
+    app.decorate('captureContext', context);
+    app.decorate('captureScheduler', scheduler);
+
+    let closing = false;
+    const backfills = new Set<Promise<unknown>>();
+
+    async function backfillDemoCamera(camera: CameraRow) {
+      // 0 minutes still renders the current picture, so a demo camera never starts empty.
+      const minutes = options.demoBackfillMinutes ?? 60;
+      if (!options.demoSource || !camera.pattern.includes(DEMO_SOURCE_PATH)) return;
+      const any = await db
+        .selectFrom('captures')
+        .select('name')
+        .where('webcamId', '=', camera.webcamId)
+        .limit(1)
+        .executeTakeFirst();
+      if (any) return;
+      const step = camera.intervalMin * 60_000;
+      const last = Math.floor(Date.now() / step) * step;
+      const demo = { ...context, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+      // Newest first: the current picture is there within a second, the history fills in behind it.
+      for (let at = last; at >= last - minutes * 60_000 && !closing; at -= step) {
+        await captureTick(demo, camera, new Date(at));
+      }
+    }
+
+    app.onCameraChange(async ({ camera, deleted }) => {
+      if (deleted) {
+        scheduler.unschedule(camera.webcamId);
+        await store.removeCamera(camera.name);
+        return;
+      }
+      if (options.schedule) scheduler.schedule(camera);
+      // In the background: the directory keeps following changes meanwhile; closing waits for it.
+      const backfill = backfillDemoCamera(camera)
+        .catch((err) => app.log.warn({ err, camera: camera.name }, 'demo backfill failed'))
+        .finally(() => backfills.delete(backfill));
+      backfills.add(backfill);
+    });
+
+    // Daily, at a quiet hour; whichever replica claims the day prunes.
+    const pruning = options.schedule
+      ? new Cron('17 3 * * *', { protect: true, catch: true, timezone: 'Europe/Zurich' }, async () => {
+          const result = await pruneImages(context, options.retentionDays ?? DEFAULT_RETENTION_DAYS);
+          if (result.outcome === 'pruned') app.log.info(result, 'old images pruned');
+        })
+      : null;
+
+    // The schedules follow the directory; a periodic pass also catches a change this replica missed.
+    const resync = async () => {
+      const cameras = await app.cameraDirectory.list();
+      const known = new Set(cameras.map((camera) => camera.webcamId));
+      for (const camera of cameras) scheduler.schedule(camera);
+      for (const webcamId of scheduler.scheduledIds()) if (!known.has(webcamId)) scheduler.unschedule(webcamId);
+    };
+    const resyncTimer = options.schedule
+      ? setInterval(() => resync().catch((err) => app.log.warn({ err }, 'schedule resync failed')), 60_000)
+      : null;
+    resyncTimer?.unref();
+    app.addHook('onReady', async () => {
+      if (options.schedule) await resync();
+    });
+    app.addHook('onClose', async () => {
+      closing = true;
+      if (resyncTimer) clearInterval(resyncTimer);
+      scheduler.stop();
+      pruning?.stop();
+      await Promise.all(backfills);
+    });
+  },
+  { name: 'capture-pipeline', dependencies: ['camera-directory'] },
+);

@@ -1,0 +1,234 @@
+import { createInProcessBus } from '@lakecams/bus';
+import { type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { buildServiceApp, createLogger, type ServiceApp } from '@lakecams/service-kit';
+import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagingService } from '../src/app.ts';
+import { offlineReason } from '../src/camera-health.ts';
+import { captureTick } from '../src/capture.ts';
+import { pruneImages } from '../src/prune.ts';
+import { existsSync } from 'node:fs';
+import type { CameraRow } from '../src/database.ts';
+
+/** A camera on real HTTP: serves a 2560×1440 JPEG, or misbehaves on request. */
+async function startCameraServer() {
+  const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#3a7bd5' } })
+    .jpeg()
+    .toBuffer();
+  const server: Server = createServer((request, response) => {
+    if (request.url?.startsWith('/hang')) return; // never answers
+    if (request.url?.startsWith('/garbage')) return response.end('this is not a picture');
+    if (request.url?.startsWith('/huge')) {
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      const chunk = Buffer.alloc(64 * 1024);
+      const timer = setInterval(() => response.write(chunk), 1);
+      response.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (request.url?.startsWith('/missing')) {
+      response.writeHead(404);
+      return response.end();
+    }
+    response.writeHead(200, { 'content-type': 'image/jpeg' });
+    response.end(picture);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', () => {
+  const bus = createInProcessBus();
+  let app: ServiceApp;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let camera: Awaited<ReturnType<typeof startCameraServer>>;
+  let storeDir: string;
+  const captured: Image[] = [];
+
+  const upsert = (id: number, name: string, path: string, intervalMin = 5) =>
+    bus.publishEvent(SUBJECTS.cameraUpserted, {
+      id,
+      name,
+      pattern: `${camera.url}${path}`,
+      intervalMin,
+      distance: 5,
+      angle: 60,
+      webcamType: 'STATIC',
+      position: { lat: 47.2, lng: 8.7, direction: 90 },
+    });
+  const cameraRow = async (id: number) => {
+    await expect.poll(() => app.inject({ url: '/health' }).then(() => rowOf(id))).toBeTruthy();
+    return (await rowOf(id)) as CameraRow;
+  };
+  let rowOf: (id: number) => Promise<CameraRow | undefined>;
+  type Db = import('kysely').Kysely<{ cameras: CameraRow }>;
+  let directDb: Db | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('imaging');
+    camera = await startCameraServer();
+    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-images-'));
+    await bus.consume<Image>(
+      (message) => {
+        captured.push(message.data);
+        message.ack();
+      },
+      { durable: 'test-captured', filter: SUBJECTS.imageCaptured },
+    );
+    app = await buildServiceApp(imagingService, {
+      bus,
+      logger: createLogger('silent'),
+      databaseUrl: database.url,
+      options: { storeDir, schedule: true, fetchLimits: { timeoutMs: 300, maxBytes: 2 * 1024 * 1024, retries: 1 } },
+    });
+    const { createKysely } = await import('@lakecams/service-kit');
+    directDb = createKysely<{ cameras: CameraRow }>({ connectionString: database.url });
+    rowOf = (id) => (directDb as Db).selectFrom('cameras').selectAll().where('webcamId', '=', id).executeTakeFirst();
+  });
+
+  afterAll(async () => {
+    await directDb?.destroy();
+    await app?.close();
+    await bus.close();
+    await camera?.close();
+    await database?.drop();
+    await rm(storeDir, { recursive: true, force: true });
+  });
+
+  it('follows camera changes from the bus: schedules, reschedules and forgets cameras', async () => {
+    await upsert(1, 'Testkamera', '/cam.jpg', 5);
+    await cameraRow(1);
+    await expect.poll(() => app.captureScheduler.nextRun(1)?.getUTCMinutes()).toSatisfy((m) => (m as number) % 5 === 0);
+    await upsert(1, 'Testkamera', '/cam.jpg', 2);
+    await expect.poll(() => (app.captureScheduler.nextRun(1)?.getUTCMinutes() ?? 1) % 2).toBe(0);
+    await upsert(2, 'Weg-damit', '/cam.jpg');
+    await expect.poll(() => app.captureScheduler.nextRun(2)).toBeTruthy();
+    await bus.publishEvent(SUBJECTS.cameraDeleted, { id: 2 });
+    await expect.poll(() => app.captureScheduler.nextRun(2)).toBeNull();
+  });
+
+  it('captures a tick into five quality levels of increasing width and announces the image', async () => {
+    const row = await cameraRow(1);
+    const tick = new Date('2026-11-22T09:05:00Z');
+    const result = await captureTick(app.captureContext, row, tick);
+    expect(result).toEqual({
+      outcome: 'captured',
+      image: { webcamId: 1, name: imageNameOf(tick), lat: 47.2, lng: 8.7, direction: 90 },
+    });
+    const widths = [];
+    for (const quality of ['POOR', 'LOW', 'MEDIUM', 'HIGH', 'FULL'] as const) {
+      widths.push((await sharp(app.imageStore.path('Testkamera', imageNameOf(tick), quality)).metadata()).width);
+    }
+    expect(widths).toEqual([480, 800, 1280, 1920, 2560]);
+    await expect.poll(() => captured.map((i) => i.name)).toContain(imageNameOf(tick));
+  });
+
+  it('captures a tick only once however many replicas try', async () => {
+    const row = await cameraRow(1);
+    const tick = new Date('2026-11-22T09:10:00Z');
+    const outcomes = await Promise.all([
+      captureTick(app.captureContext, row, tick),
+      captureTick({ ...app.captureContext, replicaId: 'other' }, row, tick),
+    ]);
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['captured', 'skipped']);
+  });
+
+  it('serves the current image as JPEG with ETag, answers 304, and earlier images by name', async () => {
+    const current = await app.inject({ url: '/api/Image/Get/camera/Testkamera.jpg' });
+    expect(current.statusCode).toBe(200);
+    expect(current.headers['content-type']).toBe('image/jpeg');
+    expect(current.headers['x-image-name']).toBe('202611221010');
+    expect((await sharp(current.rawPayload).metadata()).width).toBe(480);
+    const etag = current.headers.etag as string;
+    const again = await app.inject({ url: '/api/Image/Get/camera/Testkamera.jpg', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    const earlier = await app.inject({ url: '/api/Image/Get/camera/Testkamera/202611221005.jpg' });
+    expect(earlier.statusCode).toBe(200);
+    expect(earlier.headers['cache-control']).toContain('immutable');
+  });
+
+  it('counts a camera as offline when its picture froze or it stopped delivering', async () => {
+    const row = await cameraRow(1);
+    // The test camera always sends the same bytes: the last two captures are identical.
+    expect(await offlineReason(app.captureContext.db, row)).toBe('frozen');
+    expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera.jpg' })).headers['x-camera-offline']).toBe(
+      'frozen',
+    );
+    const later = new Date(Date.now() + 3 * row.intervalMin * 60_000 + 60_000);
+    expect(await offlineReason(app.captureContext.db, row, later)).toBe('silent');
+  });
+
+  it('answers 404 for unknown cameras and images, 400 for names that are not camera names', async () => {
+    expect((await app.inject({ url: '/api/Image/Get/camera/Nirgendwo.jpg' })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera/209901010000.jpg' })).statusCode).toBe(404);
+    for (const bad of ['..%2F..%2Fetc%2Fpasswd.jpg', 'Testkamera.png', '.jpg', 'a%20b.jpg']) {
+      const response = await app.inject({ url: `/api/Image/Get/camera/${bad}` });
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.json().message).toMatch(/camera/);
+    }
+    expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera/..%2Fx.jpg' })).statusCode).toBe(400);
+  });
+
+  it('records a failed capture when the camera hangs, sends garbage, is too large or missing', async () => {
+    const cases = [
+      [3, 'Haengt', '/hang', /no answer within 300 ms/],
+      [4, 'Muell', '/garbage', /Not a decodable image/],
+      [5, 'Riesig', '/huge', /Image too large/],
+      [6, 'Fehlt', '/missing', /Camera answered 404/],
+    ] as const;
+    for (const [id, name, path, error] of cases) {
+      await upsert(id, name, path);
+      const row = await cameraRow(id);
+      const result = await captureTick(app.captureContext, row, new Date('2026-11-22T09:15:00Z'));
+      expect(result.outcome, name).toBe('failed');
+      expect(result.outcome === 'failed' && result.error, name).toMatch(error);
+      expect((await app.inject({ url: `/api/Image/Get/camera/${name}.jpg` })).statusCode).toBe(404);
+    }
+  });
+
+  it('prunes images older than the retention once a day, files and rows, and tells svc-webcam', async () => {
+    const pruned: unknown[] = [];
+    await bus.consume(
+      (message) => {
+        pruned.push(message.data);
+        message.ack();
+      },
+      { durable: 'test-pruned', filter: SUBJECTS.imagesPruned },
+    );
+    const row = await cameraRow(1);
+    const old = new Date('2026-10-01T10:00:00Z');
+    await captureTick(app.captureContext, row, old);
+    const oldFile = app.imageStore.path('Testkamera', imageNameOf(old), 'POOR');
+    expect(existsSync(oldFile)).toBe(true);
+    const now = new Date('2026-11-22T12:00:00Z');
+    const result = await pruneImages(app.captureContext, 14, now);
+    expect(result).toMatchObject({ outcome: 'pruned', before: '20261108', captures: 1, days: 1 });
+    expect(existsSync(oldFile)).toBe(false);
+    expect((await app.inject({ url: `/api/Image/Get/camera/Testkamera/${imageNameOf(old)}.jpg` })).statusCode).toBe(
+      404,
+    );
+    expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera/202611221005.jpg' })).statusCode).toBe(200);
+    await expect.poll(() => pruned).toEqual([{ before: '202611080000' }]);
+    expect(await pruneImages({ ...app.captureContext, replicaId: 'other' }, 14, now)).toEqual({ outcome: 'skipped' });
+  });
+
+  it('refuses camera URLs that are not http(s)', async () => {
+    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+      id: 7,
+      name: 'Datei',
+      pattern: 'file:///etc/passwd',
+      intervalMin: 5,
+      distance: 5,
+      angle: 60,
+      webcamType: 'STATIC',
+    });
+    const row = await cameraRow(7);
+    const result = await captureTick(app.captureContext, row, new Date('2026-11-22T09:20:00Z'));
+    expect(result.outcome === 'failed' && result.error).toBe('Only http and https camera URLs are fetched');
+  });
+});

@@ -1,0 +1,232 @@
+import { createInProcessBus } from '@lakecams/bus';
+import { ACCESS_COOKIE, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { createSigner } from 'fast-jwt';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagingService } from '../src/app.ts';
+import { captureTick } from '../src/capture.ts';
+import type { CameraRow } from '../src/database.ts';
+
+const keys = generateSigningKeys();
+const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
+const VIP = '44444444-4444-4444-8444-444444444444';
+const PREMIUM = '55555555-5555-4555-8555-555555555555';
+const vipToken = sign({ sub: VIP, role: [] });
+const today = imageNameOf(new Date());
+const day = (offset: number) => {
+  const date = new Date(
+    Date.UTC(Number(today.slice(0, 4)), Number(today.slice(4, 6)) - 1, Number(today.slice(6, 8)) + offset),
+  );
+  return date.toISOString().slice(0, 10);
+};
+
+describe('image delivery at the quality each caller is entitled to', () => {
+  const bus = createInProcessBus();
+  let app: ServiceApp;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let storeDir: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('imaging');
+    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-delivery-'));
+    app = await buildServiceApp(imagingService, {
+      bus,
+      logger: createLogger('silent'),
+      databaseUrl: database.url,
+      jwtPublicKey: keys.publicKey,
+      options: { storeDir, schedule: false },
+    });
+    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+      id: 1,
+      name: 'Seesicht',
+      pattern: 'http://127.0.0.1:9/x.jpg',
+      intervalMin: 5,
+      distance: 5,
+      angle: 60,
+      webcamType: 'STATIC',
+    });
+    let camera: CameraRow | undefined;
+    for (let tries = 0; !camera && tries < 100; tries++) {
+      camera = await app.cameraDirectory.byId(1);
+      if (!camera) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#4a90d9' } })
+      .jpeg()
+      .toBuffer();
+    await captureTick({ ...app.captureContext, source: async () => picture }, camera as CameraRow, new Date());
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await bus.close();
+    await database?.drop();
+    await rm(storeDir, { recursive: true, force: true });
+  });
+
+  async function widthFor(headers: Record<string, string> = {}) {
+    const response = await app.inject({ url: '/api/Image/Get/camera/Seesicht.jpg', headers });
+    expect(response.statusCode).toBe(200);
+    return { width: (await sharp(response.rawPayload).metadata()).width, response };
+  }
+  const announce = (access: object) =>
+    bus.publishEvent(SUBJECTS.accessChanged, { webcamId: 1, permittedUserIds: [], ...access });
+
+  it('gives anonymous visitors POOR by default, publicly cacheable', async () => {
+    const { width, response } = await widthFor();
+    expect(width).toBe(480);
+    expect(response.headers['x-image-quality']).toBe('POOR; default');
+    expect(response.headers['cache-control']).toBe('public, max-age=30, must-revalidate');
+  });
+
+  it('applies the configuration for all other users, the own configuration, and a booked page', async () => {
+    await announce({
+      configurations: [
+        { userId: null, quality: 'LOW' },
+        { userId: VIP, quality: 'FULL' },
+      ],
+      bookings: [
+        { url: 'https://partner.example/see', start: day(-1), end: day(1), quality: 'HIGH' },
+        { url: 'https://expired.example/', start: day(-10), end: day(-2), quality: 'FULL' },
+      ],
+    });
+    await expect.poll(async () => (await widthFor()).width).toBe(800);
+    expect((await widthFor({ authorization: `Bearer ${vipToken}` })).width).toBe(2560);
+    // <img> sends no header: the access token comes as the httpOnly cookie.
+    const byCookie = await widthFor({ cookie: `${ACCESS_COOKIE}=${vipToken}` });
+    expect(byCookie.width).toBe(2560);
+    expect(byCookie.response.headers['cache-control']).toBe('private, max-age=30, must-revalidate');
+    const booked = await widthFor({ referer: 'https://partner.example/see/heute' });
+    expect([booked.width, booked.response.headers['x-image-quality']]).toEqual([1920, 'HIGH; referer booking']);
+    expect((await widthFor({ referer: 'https://expired.example/page' })).width).toBe(800);
+  });
+
+  it('gives Premium users at least MEDIUM', async () => {
+    expect((await widthFor({ authorization: `Bearer ${sign({ sub: PREMIUM, role: ['Premium'] })}` })).width).toBe(1280);
+  });
+
+  it('keeps separate ETags per quality, so a 304 never hands out another level', async () => {
+    const anonymous = (await widthFor()).response.headers.etag;
+    const vip = (await widthFor({ authorization: `Bearer ${vipToken}` })).response.headers.etag;
+    expect(anonymous).not.toBe(vip);
+    const stale = await app.inject({
+      url: '/api/Image/Get/camera/Seesicht.jpg',
+      headers: { authorization: `Bearer ${vipToken}`, 'if-none-match': anonymous as string },
+    });
+    expect(stale.statusCode).toBe(200);
+  });
+
+  it('does not take the cookie on routes that change data', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/Image/SetPosition/set',
+      headers: { cookie: `${ACCESS_COOKIE}=${sign({ sub: VIP, role: [ADMIN_ROLE] })}` },
+      payload: { webcamId: 1, lat: 47.2, lng: 8.7, direction: 10, name: today },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('the job dashboard', () => {
+  const bus = createInProcessBus();
+  let app: ServiceApp;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let storeDir: string;
+  const adminCookie = `${ACCESS_COOKIE}=${sign({ sub: VIP, role: [ADMIN_ROLE] })}`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('imaging');
+    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-jobs-'));
+    app = await buildServiceApp(imagingService, {
+      bus,
+      logger: createLogger('silent'),
+      databaseUrl: database.url,
+      jwtPublicKey: keys.publicKey,
+      options: { storeDir, schedule: false, fetchLimits: { timeoutMs: 500, maxBytes: 1_000_000, retries: 0 } },
+    });
+    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+      id: 2,
+      name: 'Unerreichbar',
+      pattern: 'http://127.0.0.1:9/x.jpg',
+      intervalMin: 10,
+      distance: 5,
+      angle: 60,
+      webcamType: 'STATIC',
+    });
+    for (let tries = 0; !(await app.cameraDirectory.byId(2)) && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await bus.close();
+    await database?.drop();
+    await rm(storeDir, { recursive: true, force: true });
+  });
+
+  it('is for administrators only, authenticated by the cookie', async () => {
+    expect((await app.inject({ url: '/api/Jobs/dashboard' })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ url: '/api/Jobs/state', headers: { cookie: `${ACCESS_COOKIE}=${vipToken}` } })).statusCode,
+    ).toBe(403);
+    const page = await app.inject({ url: '/api/Jobs/dashboard', headers: { cookie: adminCookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('Aufnahme-Jobs');
+  });
+
+  it('retries a camera now, records each failed attempt with its error, and shows them', async () => {
+    const first = await app.inject({
+      method: 'POST',
+      url: '/api/Jobs/retry?webcamId=2',
+      headers: { cookie: adminCookie },
+    });
+    expect(first.json()).toMatchObject({ outcome: 'failed' });
+    const second = await app.inject({
+      method: 'POST',
+      url: '/api/Jobs/retry?webcamId=2',
+      headers: { cookie: adminCookie },
+    });
+    expect(second.json()).toMatchObject({ outcome: 'failed' });
+    const state = (await app.inject({ url: '/api/Jobs/state', headers: { cookie: adminCookie } })).json();
+    const camera = state.cameras.find((c: { webcamId: number }) => c.webcamId === 2);
+    expect(camera).toMatchObject({
+      name: 'Unerreichbar',
+      intervalMin: 10,
+      paused: false,
+      lastRun: { status: 'failed', attempt: 2 },
+    });
+    expect(new Date(camera.nextRun).getUTCMinutes() % 10).toBe(0);
+    expect(state.failures[0]).toMatchObject({ camera: 'Unerreichbar', attempt: 2 });
+    expect(state.failures[0].error).toMatch(/Camera unreachable/);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/Jobs/retry?webcamId=99', headers: { cookie: adminCookie } }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('pauses and resumes a camera', async () => {
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/Jobs/pause?webcamId=2', headers: { cookie: adminCookie } })).body,
+    ).toBe('true');
+    const paused = (await app.inject({ url: '/api/Jobs/state', headers: { cookie: adminCookie } })).json();
+    expect(paused.cameras.find((c: { webcamId: number }) => c.webcamId === 2).paused).toBe(true);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/Jobs/resume?webcamId=2', headers: { cookie: adminCookie } })).body,
+    ).toBe('true');
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/Jobs/pause?webcamId=2',
+          headers: { cookie: `${ACCESS_COOKIE}=${vipToken}` },
+        })
+      ).statusCode,
+    ).toBe(403);
+  });
+});

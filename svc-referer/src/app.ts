@@ -1,0 +1,31 @@
+import type { RefererUser } from '@lakecams/contracts';
+import type { ServiceDefinition } from '@lakecams/service-kit';
+import type { Kysely } from 'kysely';
+import type { Database } from './database.ts';
+import { migrations } from './migrations/index.ts';
+import refererAdministrationRoutes from './routes/api/Referer/administration.ts';
+import refererRoutes from './routes/api/Referer/index.ts';
+
+/** svc-referer: referer users, layers and the pages using the service. */
+export const refererService: ServiceDefinition = {
+  name: 'referer',
+  version: '0.1.0',
+  migrations,
+  plugin: async (app) => {
+    await app.register(refererRoutes);
+    await app.register(refererAdministrationRoutes);
+    // svc-webcam looks up a referer user's page when a booking names one.
+    const db = app.db as Kysely<Database>;
+    const lookup = await app.bus.respond<{ id: number }, RefererUser | null>(
+      'referer.user.get',
+      async ({ data }) =>
+        (await db
+          .selectFrom('refererUsers')
+          .select(['id', 'userEmail', 'url'])
+          .where('id', '=', Number(data.id))
+          .executeTakeFirst()) ?? null,
+      { queue: 'svc-referer' },
+    );
+    app.addHook('onClose', async () => lookup.unsubscribe());
+  },
+};

@@ -1,0 +1,8 @@
+import type { Migration } from 'kysely/migration';
+import * as webcams from './2026-11-22-01-webcams.ts';
+import * as access from './2026-11-22-02-access.ts';
+
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-01-webcams': webcams,
+  '2026-11-22-02-access': access,
+};

@@ -1,0 +1,231 @@
+import { type Quality, SUBJECTS } from '@lakecams/contracts';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database.ts';
+
+export interface UserRef {
+  id: string;
+  userName: string;
+  email: string;
+}
+
+/** Spec §3 "Camera configuration": a quality for one user, or (user null) for all other users. */
+export interface CameraConfiguration {
+  id: number;
+  user: UserRef | null;
+  quality: Quality;
+  webcam: { id: number; name: string };
+}
+
+/** Spec §3 "Camera referer booking". */
+export interface RefererBooking {
+  id: number;
+  start: string;
+  end: string;
+  webcamId: number;
+  quality: Quality;
+  refererUserId: number | null;
+  refererUserText: string | null;
+}
+
+/** What svc-imaging needs to decide a caller's quality, sent whole on every change. */
+export interface CameraAccess {
+  webcamId: number;
+  configurations: { userId: string | null; quality: Quality }[];
+  bookings: { url: string; start: string; end: string; quality: Quality }[];
+  permittedUserIds: string[];
+}
+
+export function createAccessRepository(db: Kysely<Database>) {
+  const userRef = (row: { userId: string | null; userName: string | null; email: string | null }): UserRef | null =>
+    row.userId ? { id: row.userId, userName: row.userName ?? '', email: row.email ?? '' } : null;
+
+  return {
+    async upsertKnownUser(user: { id: string; userName: string; email: string; emailConfirmed: boolean }) {
+      await db
+        .insertInto('knownUsers')
+        .values(user)
+        .onConflict((oc) =>
+          oc
+            .column('id')
+            .doUpdateSet({ userName: user.userName, email: user.email, emailConfirmed: user.emailConfirmed }),
+        )
+        .execute();
+    },
+
+    async permittedUsers(webcamId: number): Promise<UserRef[]> {
+      const rows = await db
+        .selectFrom('cameraPermissions')
+        .leftJoin('knownUsers', 'knownUsers.id', 'cameraPermissions.userId')
+        .select(['cameraPermissions.userId', 'knownUsers.userName', 'knownUsers.email'])
+        .where('cameraPermissions.webcamId', '=', webcamId)
+        .orderBy('knownUsers.userName')
+        .execute();
+      return rows.map((row) => userRef(row) as UserRef);
+    },
+
+    async setPermittedUsers(webcamId: number, userIds: string[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('cameraPermissions').where('webcamId', '=', webcamId).execute();
+        if (userIds.length) {
+          await trx
+            .insertInto('cameraPermissions')
+            .values([...new Set(userIds)].map((userId) => ({ webcamId, userId })))
+            .execute();
+        }
+      });
+    },
+
+    /** Cameras a user may configure for their pages (Admin: every camera). */
+    async permittedCameraIds(userId: string): Promise<number[]> {
+      const rows = await db.selectFrom('cameraPermissions').select('webcamId').where('userId', '=', userId).execute();
+      return rows.map((r) => r.webcamId);
+    },
+
+    async configurations(webcamId: number): Promise<CameraConfiguration[]> {
+      const rows = await db
+        .selectFrom('cameraConfigurations')
+        .innerJoin('webcams', 'webcams.id', 'cameraConfigurations.webcamId')
+        .leftJoin('knownUsers', 'knownUsers.id', 'cameraConfigurations.userId')
+        .select([
+          'cameraConfigurations.id',
+          'cameraConfigurations.userId',
+          'cameraConfigurations.quality',
+          'knownUsers.userName',
+          'knownUsers.email',
+          'webcams.id as webcamId',
+          'webcams.name as webcamName',
+        ])
+        .where('cameraConfigurations.webcamId', '=', webcamId)
+        .orderBy('cameraConfigurations.id')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        user: userRef(row),
+        quality: row.quality,
+        webcam: { id: row.webcamId, name: row.webcamName },
+      }));
+    },
+
+    /** One configuration per user (or for all other users): a new quality replaces the old one. */
+    async setConfiguration(webcamId: number, userId: string | null, quality: Quality): Promise<void> {
+      const existing = await db
+        .selectFrom('cameraConfigurations')
+        .select('id')
+        .where('webcamId', '=', webcamId)
+        .where((eb) => (userId ? eb('userId', '=', userId) : eb('userId', 'is', null)))
+        .executeTakeFirst();
+      if (existing)
+        await db.updateTable('cameraConfigurations').set({ quality }).where('id', '=', existing.id).execute();
+      else await db.insertInto('cameraConfigurations').values({ webcamId, userId, quality }).execute();
+    },
+
+    /** Returns the camera of the removed configuration, or undefined when there was none. */
+    async removeConfiguration(id: number): Promise<number | undefined> {
+      const removed = await db
+        .deleteFrom('cameraConfigurations')
+        .where('id', '=', id)
+        .returning('webcamId')
+        .executeTakeFirst();
+      return removed?.webcamId;
+    },
+
+    async bookings(webcamId: number): Promise<RefererBooking[]> {
+      const rows = await db
+        .selectFrom('refererBookings')
+        .selectAll()
+        .where('webcamId', '=', webcamId)
+        .orderBy('startDay')
+        .orderBy('id')
+        .execute();
+      return rows.map(({ startDay, endDay, url: _url, ...row }) => ({ ...row, start: startDay, end: endDay }));
+    },
+
+    async saveBooking(
+      booking: Omit<RefererBooking, 'id'> & { id?: number | undefined; url: string | null },
+    ): Promise<RefererBooking | undefined> {
+      const values = {
+        webcamId: booking.webcamId,
+        startDay: booking.start,
+        endDay: booking.end,
+        quality: booking.quality,
+        refererUserId: booking.refererUserId,
+        refererUserText: booking.refererUserText,
+        url: booking.url,
+      };
+      const row = booking.id
+        ? await db
+            .updateTable('refererBookings')
+            .set(values)
+            .where('id', '=', booking.id)
+            .where('webcamId', '=', booking.webcamId)
+            .returningAll()
+            .executeTakeFirst()
+        : await db.insertInto('refererBookings').values(values).returningAll().executeTakeFirst();
+      if (!row) return undefined;
+      const { startDay, endDay, url: _url, ...rest } = row;
+      return { ...rest, start: startDay, end: endDay };
+    },
+
+    async removeBooking(webcamId: number, id: number): Promise<boolean> {
+      const removed = await db
+        .deleteFrom('refererBookings')
+        .where('id', '=', id)
+        .where('webcamId', '=', webcamId)
+        .executeTakeFirst();
+      return removed.numDeletedRows > 0n;
+    },
+
+    async access(webcamId: number): Promise<CameraAccess> {
+      const [configurations, bookings, permitted] = await Promise.all([
+        db.selectFrom('cameraConfigurations').select(['userId', 'quality']).where('webcamId', '=', webcamId).execute(),
+        db
+          .selectFrom('refererBookings')
+          .select(['url', 'startDay', 'endDay', 'quality'])
+          .where('webcamId', '=', webcamId)
+          .where('url', 'is not', null)
+          .execute(),
+        db.selectFrom('cameraPermissions').select('userId').where('webcamId', '=', webcamId).execute(),
+      ]);
+      return {
+        webcamId,
+        configurations,
+        bookings: bookings.map((b) => ({ url: b.url as string, start: b.startDay, end: b.endDay, quality: b.quality })),
+        permittedUserIds: permitted.map((p) => p.userId),
+      };
+    },
+  };
+}
+
+export type AccessRepository = ReturnType<typeof createAccessRepository>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accessRepository: AccessRepository;
+    /** Tell svc-imaging the camera's whole access state (durable). */
+    announceAccess(webcamId: number): Promise<void>;
+  }
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    const repository = createAccessRepository(app.db as Kysely<Database>);
+    app.decorate('accessRepository', repository);
+    app.decorate('announceAccess', async (webcamId: number) => {
+      await app.bus.publishEvent(SUBJECTS.accessChanged, await repository.access(webcamId));
+    });
+    // Names and emails of users, as svc-identity announces them.
+    const users = await app.bus.consume<{ id: string; userName?: string; email?: string; emailConfirmed?: boolean }>(
+      async (message) => {
+        const { id, userName, email, emailConfirmed } = message.data;
+        if (userName && email)
+          await repository.upsertKnownUser({ id, userName, email, emailConfirmed: emailConfirmed ?? false });
+        message.ack();
+      },
+      { durable: 'svc-webcam-known-users', filter: SUBJECTS.userChanged },
+    );
+    app.addHook('onClose', async () => users.unsubscribe());
+  },
+  { name: 'access-repository', dependencies: ['database'] },
+);

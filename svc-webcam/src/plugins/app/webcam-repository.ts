@@ -1,0 +1,152 @@
+import type { CameraListItem, Image, Webcam } from '@lakecams/contracts';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, NewWebcam, WebcamImageRow } from '../../database.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function toImage(row: WebcamImageRow): Image {
+  return {
+    lat: row.lat,
+    lng: row.lng,
+    direction: row.direction,
+    name: row.name,
+    webcamId: row.webcamId,
+  };
+}
+
+export function createWebcamRepository(db: Db) {
+  return {
+    async listCamerasWithLatestImage(filter: { name?: string | undefined } = {}): Promise<CameraListItem[]> {
+      let cameras = db.selectFrom('webcams').selectAll().orderBy('name');
+      if (filter.name) cameras = cameras.where('name', '=', filter.name);
+      const webcams: Webcam[] = await cameras.execute();
+      if (webcams.length === 0) return [];
+      const latest = await db
+        .selectFrom('webcamImages')
+        .selectAll()
+        .distinctOn('webcamId')
+        .where(
+          'webcamId',
+          'in',
+          webcams.map((w) => w.id),
+        )
+        .orderBy('webcamId')
+        .orderBy('name', 'desc')
+        .execute();
+      const byWebcam = new Map(latest.map((row) => [row.webcamId, toImage(row)]));
+      // Only cameras with at least one image are listed (spec §3).
+      return webcams.flatMap((webcam) => {
+        const image = byWebcam.get(webcam.id);
+        return image ? [{ webcam, images: [image] }] : [];
+      });
+    },
+
+    async cameras(filter: { name?: string | undefined } = {}): Promise<Webcam[]> {
+      let query = db.selectFrom('webcams').selectAll().orderBy('name');
+      if (filter.name) query = query.where('name', '=', filter.name);
+      return query.execute();
+    },
+
+    byId(id: number): Promise<Webcam | undefined> {
+      return db.selectFrom('webcams').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The images of one local day (`yyyyMMdd`), oldest first, and the days that have images, newest first. */
+    async imageHistory(webcamId: number, day: string): Promise<{ images: Image[]; days: string[] }> {
+      const images = await db
+        .selectFrom('webcamImages')
+        .selectAll()
+        .where('webcamId', '=', webcamId)
+        .where('name', '>=', `${day}0000`)
+        .where('name', '<=', `${day}2359`)
+        .orderBy('name')
+        .execute();
+      const days = await db
+        .selectFrom('webcamImages')
+        .select((eb) => eb.fn<string>('left', [eb.ref('name'), eb.val(8)]).as('day'))
+        .where('webcamId', '=', webcamId)
+        .groupBy('day')
+        .orderBy('day', 'desc')
+        .limit(31)
+        .execute();
+      return { images: images.map(toImage), days: days.map((d) => d.day) };
+    },
+
+    async count(): Promise<number> {
+      const { count } = await db
+        .selectFrom('webcams')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      return Number(count);
+    },
+
+    /** Update the camera with this id, or create it when `id` is absent; undefined when the id is unknown. */
+    async save(webcam: Omit<Webcam, 'id'> & { id?: number | undefined }): Promise<Webcam | undefined> {
+      const { id, ...values } = webcam;
+      if (!id) return db.insertInto('webcams').values(values).returningAll().executeTakeFirst();
+      return db.updateTable('webcams').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    },
+
+    async remove(id: number): Promise<Webcam | undefined> {
+      return db.deleteFrom('webcams').where('id', '=', id).returningAll().executeTakeFirst();
+    },
+
+    async nameTaken(name: string, exceptId?: number): Promise<boolean> {
+      let query = db.selectFrom('webcams').select('id').where('name', '=', name);
+      if (exceptId) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    async insert(webcam: NewWebcam): Promise<Webcam> {
+      return db.insertInto('webcams').values(webcam).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async recordImage(image: Image): Promise<void> {
+      await db
+        .insertInto('webcamImages')
+        .values(image)
+        .onConflict((oc) =>
+          oc.columns(['webcamId', 'name']).doUpdateSet({
+            lat: image.lat,
+            lng: image.lng,
+            direction: image.direction,
+          }),
+        )
+        .execute();
+    },
+
+    async forgetImagesBefore(name: string): Promise<void> {
+      await db.deleteFrom('webcamImages').where('name', '<', name).execute();
+    },
+
+    async news(): Promise<string> {
+      const row = await db.selectFrom('news').select('text').where('id', '=', 1).executeTakeFirst();
+      return row?.text ?? '';
+    },
+
+    async setNews(text: string): Promise<void> {
+      await db
+        .insertInto('news')
+        .values({ id: 1, text })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ text }))
+        .execute();
+    },
+  };
+}
+
+export type WebcamRepository = ReturnType<typeof createWebcamRepository>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    webcamRepository: WebcamRepository;
+  }
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    app.decorate('webcamRepository', createWebcamRepository(app.db as Kysely<Database>));
+  },
+  { name: 'webcam-repository', dependencies: ['database'] },
+);

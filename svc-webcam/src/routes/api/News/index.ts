@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ADMIN_ROLE } from '@lakecams/service-kit';
+import { Type } from 'typebox';
+import { ErrorSchema } from '../../../schemas.ts';
+
+export const NEWS_MAX_LENGTH = 1000;
+
+const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/api/News/News/news',
+    { schema: { summary: 'The news text shown below the header', response: { 200: Type.String() } } },
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(await app.webcamRepository.news()),
+  );
+
+  app.put(
+    '/api/News/News/news',
+    {
+      preHandler: app.requireRole(ADMIN_ROLE),
+      schema: {
+        summary: 'Change the news text (Admin); an empty text hides the banner',
+        body: Type.Object({ text: Type.String({ maxLength: NEWS_MAX_LENGTH }) }),
+        response: { 200: Type.String(), 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await app.webcamRepository.setNews(request.body.text.trim());
+      return reply.type('text/plain; charset=utf-8').send('true');
+    },
+  );
+};
+
+export default newsRoutes;

@@ -1,0 +1,303 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CAMERA_RULES, QUALITIES, type Quality, SUBJECTS, type Webcam } from '@lakecams/contracts';
+import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { ErrorSchema, WebcamSchema } from '../../../schemas.ts';
+
+const Uuid = Type.String({ format: 'uuid' });
+const QualitySchema = Type.Enum([...QUALITIES]);
+const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}' });
+const UserRefSchema = Type.Object({ id: Uuid, userName: Type.String(), email: Type.String() });
+const BookingSchema = Type.Object({
+  id: Type.Integer(),
+  start: Type.String(),
+  end: Type.String(),
+  webcamId: Type.Integer(),
+  quality: QualitySchema,
+  refererUserId: Type.Union([Type.Integer(), Type.Null()]),
+  refererUserText: Type.Union([Type.String(), Type.Null()]),
+});
+const ConfigurationSchema = Type.Object({
+  id: Type.Integer(),
+  user: Type.Union([UserRefSchema, Type.Null()]),
+  quality: QualitySchema,
+  webcam: Type.Object({ id: Type.Integer(), name: Type.String() }),
+});
+const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
+const WebcamIdQuery = Type.Object({ webcamId: Type.Integer({ minimum: 1 }) });
+const BooleanText = Type.String();
+
+/** `2026-11-22T13:45:00Z` or `2026-11-22` → `2026-11-22` (bookings are whole days, spec §4). */
+const dayOf = (value: string) => value.slice(0, 10);
+
+/** The Webcam calls of spec §7 that change or reveal administration data; Admin-only unless noted. */
+const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const admin = app.requireRole(ADMIN_ROLE);
+  const ok = (reply: FastifyReply) => reply.type('text/plain').send('true');
+  const unknownCamera = (reply: FastifyReply, id: number) =>
+    reply.code(404).send(errorBody(404, `No camera with id ${id}`));
+  const cameraExists = async (id: number) => (await app.webcamRepository.byId(id)) !== undefined;
+
+  app.post(
+    '/api/Webcam/Set',
+    {
+      preHandler: admin,
+      preValidation: validateWith(CAMERA_RULES, 'body'),
+      schema: {
+        summary: 'Create a camera (no id) or change one (Admin)',
+        body: Type.Object({
+          id: Type.Optional(Type.Integer({ minimum: 0 })),
+          name: Type.String(),
+          pattern: Type.String(),
+          distance: Type.Number(),
+          angle: Type.Integer(),
+          intervalMin: Type.Integer(),
+          webcamType: Type.Optional(Type.Enum(['STATIC', 'MOBILE', 'ROTATION'])),
+        }),
+        response: { 200: BooleanText, ...errors, 409: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { id, webcamType = 'STATIC', ...camera } = request.body;
+      if (await app.webcamRepository.nameTaken(camera.name, id || undefined)) {
+        return reply.code(409).send(errorBody(409, `A camera named ${camera.name} exists already`));
+      }
+      const saved = await app.webcamRepository.save({ ...camera, webcamType, id: id || undefined });
+      if (!saved) return unknownCamera(reply, id as number);
+      await app.bus.publishEvent(SUBJECTS.cameraUpserted, saved);
+      return ok(reply);
+    },
+  );
+
+  app.delete(
+    '/api/Webcam/Delete',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Remove a camera with its images, permissions, configurations and bookings (Admin)',
+        body: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: true }),
+        response: { 200: BooleanText, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const removed = await app.webcamRepository.remove(request.body.id);
+      if (!removed) return unknownCamera(reply, request.body.id);
+      await app.bus.publishEvent(SUBJECTS.cameraDeleted, removed);
+      return ok(reply);
+    },
+  );
+
+  app.get(
+    '/api/Webcam/GetUsers/users',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Users with access to a camera (Admin)',
+        querystring: WebcamIdQuery,
+        response: { 200: Type.Array(UserRefSchema), ...errors },
+      },
+    },
+    async (request, reply) =>
+      (await cameraExists(request.query.webcamId))
+        ? app.accessRepository.permittedUsers(request.query.webcamId)
+        : unknownCamera(reply, request.query.webcamId),
+  );
+
+  app.post(
+    '/api/Webcam/SetUsers/users',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Replace the users with access to a camera (Admin)',
+        querystring: WebcamIdQuery,
+        body: Type.Array(Type.Union([Uuid, Type.Object({ id: Uuid }, { additionalProperties: true })]), {
+          maxItems: 10_000,
+        }),
+        response: { 200: BooleanText, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { webcamId } = request.query;
+      if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
+      const userIds = request.body.map((user) => (typeof user === 'string' ? user : user.id).toLowerCase());
+      await app.accessRepository.setPermittedUsers(webcamId, userIds);
+      await app.announceAccess(webcamId);
+      return ok(reply);
+    },
+  );
+
+  app.get(
+    '/api/Webcam/GetConfiguration/configuration',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Quality configurations of a camera (Admin)',
+        querystring: WebcamIdQuery,
+        response: { 200: Type.Array(ConfigurationSchema), ...errors },
+      },
+    },
+    async (request, reply) =>
+      (await cameraExists(request.query.webcamId))
+        ? app.accessRepository.configurations(request.query.webcamId)
+        : unknownCamera(reply, request.query.webcamId),
+  );
+
+  app.post(
+    '/api/Webcam/SetConfiguration/configuration',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Set the quality of a camera for a user, or (no userId) for all other users (Admin)',
+        querystring: Type.Object({
+          webcamId: Type.Integer({ minimum: 1 }),
+          userId: Type.Optional(Type.Union([Uuid, Type.Literal('')])),
+          quality: QualitySchema,
+        }),
+        response: { 200: BooleanText, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { webcamId, userId, quality } = request.query;
+      if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
+      await app.accessRepository.setConfiguration(webcamId, userId ? userId.toLowerCase() : null, quality as Quality);
+      await app.announceAccess(webcamId);
+      return ok(reply);
+    },
+  );
+
+  app.delete(
+    '/api/Webcam/RemoveConfiguration/configuration',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Remove a quality configuration (Admin)',
+        querystring: Type.Object({ configurationId: Type.Integer({ minimum: 1 }) }),
+        response: { 200: BooleanText, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const webcamId = await app.accessRepository.removeConfiguration(request.query.configurationId);
+      if (!webcamId) return reply.code(404).send(errorBody(404, 'Configuration not found'));
+      await app.announceAccess(webcamId);
+      return ok(reply);
+    },
+  );
+
+  app.get(
+    '/api/Webcam/GetReferers/referers',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Referer bookings of a camera (Admin)',
+        querystring: WebcamIdQuery,
+        response: { 200: Type.Array(BookingSchema), ...errors },
+      },
+    },
+    async (request, reply) =>
+      (await cameraExists(request.query.webcamId))
+        ? app.accessRepository.bookings(request.query.webcamId)
+        : unknownCamera(reply, request.query.webcamId),
+  );
+
+  app.put(
+    '/api/Webcam/SetReferer/referer',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Save a referer booking (whole days); returns the saved booking (Admin)',
+        querystring: WebcamIdQuery,
+        body: Type.Object(
+          {
+            id: Type.Optional(Type.Integer({ minimum: 0 })),
+            start: Day,
+            end: Day,
+            quality: QualitySchema,
+            refererUserId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+            refererUserText: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+          },
+          { additionalProperties: true },
+        ),
+        response: { 200: BookingSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { webcamId } = request.query;
+      if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
+      const { id, start, end, quality, refererUserId = null } = request.body;
+      if (dayOf(start) > dayOf(end))
+        return reply.code(400).send(errorBody(400, 'The booking must not end before it starts'));
+      let url: string | null = null;
+      let refererUserText = request.body.refererUserText ?? null;
+      if (refererUserId) {
+        const referer = await app.bus
+          .request<{ id: number; userEmail: string; url: string } | null>(
+            'referer.user.get',
+            { id: refererUserId },
+            { timeoutMs: 3000 },
+          )
+          .catch(() => undefined);
+        if (referer === undefined)
+          return reply.code(503).send(errorBody(503, 'Referer users cannot be read right now, please retry'));
+        if (!referer) return reply.code(400).send(errorBody(400, `Unknown referer user ${refererUserId}`));
+        url = referer.url;
+        refererUserText = `${referer.userEmail} – ${referer.url}`;
+      }
+      const saved = await app.accessRepository.saveBooking({
+        id: id || undefined,
+        webcamId,
+        start: dayOf(start),
+        end: dayOf(end),
+        quality: quality as Quality,
+        refererUserId,
+        refererUserText,
+        url,
+      });
+      if (!saved) return reply.code(404).send(errorBody(404, `No booking ${id} on camera ${webcamId}`));
+      await app.announceAccess(webcamId);
+      return saved;
+    },
+  );
+
+  app.delete(
+    '/api/Webcam/RemoveReferer/referer',
+    {
+      preHandler: admin,
+      schema: {
+        summary: 'Remove a referer booking (Admin)',
+        querystring: Type.Object({ webcamId: Type.Integer({ minimum: 1 }), refererId: Type.Integer({ minimum: 1 }) }),
+        response: { 200: BooleanText, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { webcamId, refererId } = request.query;
+      if (!(await app.accessRepository.removeBooking(webcamId, refererId))) {
+        return reply.code(404).send(errorBody(404, `No booking ${refererId} on camera ${webcamId}`));
+      }
+      await app.announceAccess(webcamId);
+      return ok(reply);
+    },
+  );
+
+  app.get(
+    '/api/Webcam/GetReferersofUser/referersOfUSer',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        summary: 'The cameras the acting user may configure for their pages, by id (Admin: all)',
+        response: { 200: Type.Record(Type.String(), WebcamSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      const everything = principal?.roles.includes(ADMIN_ROLE) && principal.actingUserId === principal.userId;
+      const cameras: Webcam[] = await app.webcamRepository.cameras();
+      const permitted = everything
+        ? null
+        : new Set(await app.accessRepository.permittedCameraIds(principal?.actingUserId as string));
+      return Object.fromEntries(cameras.filter((c) => !permitted || permitted.has(c.id)).map((c) => [String(c.id), c]));
+    },
+  );
+};
+
+export default webcamAdministrationRoutes;

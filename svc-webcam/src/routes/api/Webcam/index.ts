@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { imageNameOf } from '@lakecams/contracts';
+import { errorBody } from '@lakecams/service-kit';
+import { Type } from 'typebox';
+import { CameraListItemSchema, ErrorSchema, ImageSchema, WebcamSchema } from '../../../schemas.ts';
+
+const NameFilter = Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })) });
+
+/** `2026-11-22` → `20261122`; today (local) when absent. */
+function dayKey(day: string | undefined): string {
+  return day ? day.replaceAll('-', '') : imageNameOf(new Date()).slice(0, 8);
+}
+const isoDay = (key: string) => `${key.slice(0, 4)}-${key.slice(4, 6)}-${key.slice(6, 8)}`;
+
+const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/api/Webcam/GetImages',
+    {
+      schema: {
+        summary: 'Cameras that have images, each with its latest image',
+        querystring: NameFilter,
+        response: { 200: Type.Array(CameraListItemSchema), 400: ErrorSchema },
+      },
+    },
+    async (request) => app.webcamRepository.listCamerasWithLatestImage({ name: request.query.name }),
+  );
+
+  app.get(
+    '/api/Webcam/GetCameras',
+    {
+      schema: {
+        summary: 'All cameras, optionally one by name',
+        querystring: NameFilter,
+        response: { 200: Type.Array(WebcamSchema), 400: ErrorSchema },
+      },
+    },
+    async (request) => app.webcamRepository.cameras({ name: request.query.name }),
+  );
+
+  app.get(
+    '/api/Webcam/GetCameraById',
+    {
+      schema: {
+        summary: 'One camera',
+        querystring: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        response: { 200: WebcamSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const webcam = await app.webcamRepository.byId(request.query.id);
+      return webcam ?? reply.code(404).send(errorBody(404, `No camera with id ${request.query.id}`));
+    },
+  );
+
+  app.get(
+    '/api/Webcam/GetImageHistory',
+    {
+      schema: {
+        summary: "A camera's images of one day (oldest first) and the days that have images (newest first)",
+        querystring: Type.Object({
+          name: Type.String({ maxLength: 64 }),
+          day: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
+        }),
+        response: {
+          200: Type.Object({
+            camera: Type.String(),
+            day: Type.String(),
+            days: Type.Array(Type.String()),
+            images: Type.Array(ImageSchema),
+          }),
+          400: ErrorSchema,
+          404: ErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const [webcam] = await app.webcamRepository.cameras({ name: request.query.name });
+      if (!webcam) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.name}`));
+      const day = dayKey(request.query.day);
+      const { images, days } = await app.webcamRepository.imageHistory(webcam.id, day);
+      return { camera: webcam.name, day: isoDay(day), days: days.map(isoDay), images };
+    },
+  );
+};
+
+export default webcamRoutes;

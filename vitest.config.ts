@@ -1,0 +1,48 @@
+import { defineConfig } from 'vitest/config';
+
+// unit: no services needed; integration: real PostgreSQL and NATS; e2e: real Chromium against the embedded build.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['{libs,svc-*,gateway,scripts}/**/test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/*.int.test.ts', 'libs/session/**', 'libs/ui-kit/**'],
+        },
+      },
+      {
+        test: {
+          name: 'unit-dom',
+          environment: 'jsdom',
+          include: ['{shell,mf-*}/test/**/*.test.{ts,tsx}', 'libs/session/test/**/*.test.{ts,tsx}'],
+          exclude: ['**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['{libs,svc-*,gateway,scripts}/**/test/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          // Pages on a busy 2-core machine can take seconds; polls wait for them, assertions stay the same.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
+          include: ['e2e/**/*.e2e.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
