@@ -22,6 +22,23 @@ export interface Webcam {
   webcamType: WebcamType;
 }
 
+/** Spec §3 Layer: an overlay image per referer url and camera; the image itself travels separately. */
+export interface Layer {
+  id: number;
+  level: LayerLevel;
+  /** Five-field cron; a TIME layer is active in the minutes it matches. */
+  cron: string;
+  enabled: boolean;
+  /** The referer url (page) the layer belongs to. */
+  url: string;
+  cameraId: number;
+}
+
+/** Default of a new layer (spec §4, §9): every minute, enabled, BASE. */
+export const NEW_LAYER_CRON = '* * * * *';
+/** Spec §9: at most 60 advertisements per camera. */
+export const MAX_TIME_LAYERS_PER_CAMERA = 60;
+
 export interface Image {
   lat: number;
   lng: number;
