@@ -39,6 +39,21 @@ export const NEW_LAYER_CRON = '* * * * *';
 /** Spec §9: at most 60 advertisements per camera. */
 export const MAX_TIME_LAYERS_PER_CAMERA = 60;
 
+/** `referer.layer.changed`: a layer was saved (its image may have changed: see `imageHash`) or deleted. */
+export interface LayerChanged {
+  layer: Layer;
+  imageHash: string;
+  deleted: boolean;
+}
+
+/** One piece of a layer image answered on `referer.layer.image`; bus messages stay well under 1 MB. */
+export interface LayerImageChunk {
+  total: number;
+  /** Base64 of the bytes from the asked offset. */
+  data: string;
+}
+export const LAYER_IMAGE_CHUNK_BYTES = 512 * 1024;
+
 export interface Image {
   lat: number;
   lng: number;

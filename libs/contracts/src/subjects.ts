@@ -6,6 +6,10 @@ export const SUBJECTS = {
   /** Core (live) message once the camera list shows a new image: open pages update from it. */
   imageListed: 'webcam.image.listed',
   layerChanged: 'referer.layer.changed',
+  /** Request: `{ layerId, offset }` → `LayerImageChunk | null` (the layer's PNG, in pieces). */
+  layerImage: 'referer.layer.image',
+  /** Request: `{ refererUserIds: number[] | null }` → the cameras booked for them (all for null). */
+  bookedCameras: 'webcam.cameras.booked',
   imageCaptured: 'imaging.image.captured',
   captureFailed: 'imaging.capture.failed',
   imagesPruned: 'imaging.images.pruned',

@@ -1,8 +1,8 @@
 import { type Quality, SUBJECTS } from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebcamsTable } from '../../database.ts';
 
 export interface UserRef {
   id: string;
@@ -177,6 +177,24 @@ export function createAccessRepository(db: Kysely<Database>) {
       return removed.numDeletedRows > 0n;
     },
 
+    /** Cameras booked for any of these referer users; all cameras when `refererUserIds` is null. */
+    async bookedCameras(refererUserIds: number[] | null): Promise<Selectable<WebcamsTable>[]> {
+      let query = db.selectFrom('webcams').selectAll().orderBy('name');
+      if (refererUserIds !== null) {
+        if (refererUserIds.length === 0) return [];
+        query = query.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('refererBookings')
+              .select('refererBookings.id')
+              .whereRef('refererBookings.webcamId', '=', 'webcams.id')
+              .where('refererBookings.refererUserId', 'in', refererUserIds),
+          ),
+        );
+      }
+      return query.execute();
+    },
+
     async access(webcamId: number): Promise<CameraAccess> {
       const [configurations, bookings, permitted] = await Promise.all([
         db.selectFrom('cameraConfigurations').select(['userId', 'quality']).where('webcamId', '=', webcamId).execute(),
@@ -225,7 +243,16 @@ export default fp(
       },
       { durable: 'svc-webcam-known-users', filter: SUBJECTS.userChanged },
     );
-    app.addHook('onClose', async () => users.unsubscribe());
+    // svc-referer asks which cameras a referer user may set layers on.
+    const booked = await app.bus.respond<{ refererUserIds: number[] | null }, Selectable<WebcamsTable>[]>(
+      SUBJECTS.bookedCameras,
+      async ({ data }) => repository.bookedCameras(Array.isArray(data.refererUserIds) ? data.refererUserIds : null),
+      { queue: 'svc-webcam' },
+    );
+    app.addHook('onClose', async () => {
+      await users.unsubscribe();
+      await booked.unsubscribe();
+    });
   },
   { name: 'access-repository', dependencies: ['database'] },
 );

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { REFERER_RULES, SUBJECTS } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
@@ -16,9 +15,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const admin = app.requireRole(ADMIN_ROLE);
   const allRefererUsers = () =>
     db.selectFrom('refererUsers').select(['id', 'userEmail', 'url']).orderBy('userEmail').orderBy('url').execute();
-  const isAdmin = (request: FastifyRequest) =>
-    request.principal?.roles.includes(ADMIN_ROLE) === true &&
-    request.principal.actingUserId === request.principal.userId;
+  const { isAdmin } = app.refererAccess;
 
   // Users with an email, as svc-identity announces them.
   const users = await app.bus.consume<{ id: string; userName?: string; email?: string; emailConfirmed?: boolean }>(
@@ -117,6 +114,8 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (id) {
           const updated = await db.updateTable('refererUsers').set(values).where('id', '=', id).executeTakeFirst();
           if (!updated.numUpdatedRows) return reply.code(404).send(errorBody(404, `No referer user ${id}`));
+          // Layers are drawn for the page's url: svc-imaging must learn the new one.
+          for (const layer of await app.layerRepository.ofRefererUser(id)) await app.announceLayer(layer, false);
         } else {
           await db.insertInto('refererUsers').values(values).execute();
         }
@@ -141,8 +140,11 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
+      const layers = await app.layerRepository.ofRefererUser(request.query.id);
       const removed = await db.deleteFrom('refererUsers').where('id', '=', request.query.id).executeTakeFirst();
       if (!removed.numDeletedRows) return reply.code(404).send(errorBody(404, `No referer user ${request.query.id}`));
+      // Its layers went with it (cascade).
+      for (const layer of layers) await app.announceLayer(layer, true);
       return reply.type('text/plain').send('true');
     },
   );

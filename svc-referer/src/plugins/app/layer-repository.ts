@@ -1,0 +1,118 @@
+import {
+  LAYER_IMAGE_CHUNK_BYTES,
+  type Layer,
+  type LayerChanged,
+  type LayerImageChunk,
+  type LayerLevel,
+  SUBJECTS,
+} from '@lakecams/contracts';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database.ts';
+
+export interface LayerInput {
+  refererUserId: number;
+  cameraId: number;
+  level: LayerLevel;
+  cron: string;
+  enabled: boolean;
+}
+
+/** A layer as stored: the wire shape plus whose page it belongs to. */
+export type StoredLayer = Layer & { refererUserId: number; imageHash: string };
+
+export function createLayerRepository(db: Kysely<Database>) {
+  const layers = () =>
+    db
+      .selectFrom('layers')
+      .innerJoin('refererUsers', 'refererUsers.id', 'layers.refererUserId')
+      .select([
+        'layers.id',
+        'layers.level',
+        'layers.cron',
+        'layers.enabled',
+        'refererUsers.url',
+        'layers.cameraId',
+        'layers.refererUserId',
+        'layers.imageHash',
+      ]);
+  return {
+    list(refererUserIds: number[], cameraId: number, level?: LayerLevel): Promise<StoredLayer[]> {
+      if (refererUserIds.length === 0) return Promise.resolve([]);
+      let query = layers().where('layers.refererUserId', 'in', refererUserIds).where('layers.cameraId', '=', cameraId);
+      if (level) query = query.where('layers.level', '=', level);
+      return query.orderBy('layers.id').execute();
+    },
+    ofRefererUser: (refererUserId: number): Promise<StoredLayer[]> =>
+      layers().where('layers.refererUserId', '=', refererUserId).execute(),
+    get: (id: number): Promise<StoredLayer | undefined> => layers().where('layers.id', '=', id).executeTakeFirst(),
+    image: async (id: number): Promise<Buffer | undefined> =>
+      (await db.selectFrom('layers').select('image').where('id', '=', id).executeTakeFirst())?.image,
+    countTimeLayers: async (cameraId: number, except?: number): Promise<number> => {
+      let query = db
+        .selectFrom('layers')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('cameraId', '=', cameraId)
+        .where('level', '=', 'TIME');
+      if (except) query = query.where('id', '!=', except);
+      return Number((await query.executeTakeFirstOrThrow()).n);
+    },
+    async insert(input: LayerInput, image: { png: Buffer; hash: string }): Promise<number> {
+      const row = await db
+        .insertInto('layers')
+        .values({ ...input, image: image.png, imageHash: image.hash })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async update(id: number, input: LayerInput, image?: { png: Buffer; hash: string }): Promise<void> {
+      await db
+        .updateTable('layers')
+        .set({ ...input, ...(image ? { image: image.png, imageHash: image.hash } : {}), updatedAt: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+    async remove(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('layers').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}
+
+export type LayerRepository = ReturnType<typeof createLayerRepository>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    layerRepository: LayerRepository;
+    /** Tell svc-imaging a layer was saved or deleted (durable). */
+    announceLayer(layer: StoredLayer, deleted: boolean): Promise<void>;
+  }
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    const repository = createLayerRepository(app.db as Kysely<Database>);
+    app.decorate('layerRepository', repository);
+    app.decorate('announceLayer', async (stored: StoredLayer, deleted: boolean) => {
+      const { refererUserId: _owner, imageHash, ...layer } = stored;
+      await app.bus.publishEvent(SUBJECTS.layerChanged, { layer, imageHash, deleted } satisfies LayerChanged);
+    });
+    // svc-imaging fetches a layer's image in pieces when it learns of a change.
+    const images = await app.bus.respond<{ layerId: number; offset?: number }, LayerImageChunk | null>(
+      SUBJECTS.layerImage,
+      async ({ data }) => {
+        const image = await repository.image(Number(data.layerId));
+        if (!image) return null;
+        const offset = Math.max(0, Number(data.offset) || 0);
+        return {
+          total: image.length,
+          data: image.subarray(offset, offset + LAYER_IMAGE_CHUNK_BYTES).toString('base64'),
+        };
+      },
+      { queue: 'svc-referer' },
+    );
+    app.addHook('onClose', async () => images.unsubscribe());
+  },
+  { name: 'layer-repository', dependencies: ['database'] },
+);

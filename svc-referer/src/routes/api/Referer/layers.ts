@@ -1,0 +1,231 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  LAYER_LEVELS,
+  LAYER_RULES,
+  type LayerLevel,
+  MAX_TIME_LAYERS_PER_CAMERA,
+  NEW_LAYER_CRON,
+  validateForm,
+} from '@lakecams/contracts';
+import { errorBody } from '@lakecams/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { LAYER_UPLOAD_BYTES, normalizeLayerImage } from '../../../layer-image.ts';
+import type { StoredLayer } from '../../../plugins/app/layer-repository.ts';
+
+const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
+const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema };
+const LevelSchema = Type.Enum([...LAYER_LEVELS]);
+const LayerSchema = Type.Object({
+  id: Type.Integer(),
+  level: LevelSchema,
+  cron: Type.String(),
+  enabled: Type.Boolean(),
+  url: Type.String(),
+  cameraId: Type.Integer(),
+});
+const WebcamSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  pattern: Type.String(),
+  distance: Type.Number(),
+  angle: Type.Number(),
+  intervalMin: Type.Integer(),
+  webcamType: Type.String(),
+});
+const PngSchema = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
+const LayerQuery = Type.Object({ layerId: Type.Integer({ minimum: 1 }), cameraId: Type.Integer({ minimum: 1 }) });
+const wire = ({ refererUserId: _owner, imageHash: _hash, ...layer }: StoredLayer) => layer;
+
+/** Layers of a referer page on a camera (spec §3 Layer, §4, §7 "Referer" layer calls): own pages only, unless Admin. */
+const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(multipart, { limits: { fileSize: LAYER_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096 } });
+  const { refererAccess, layerRepository } = app;
+
+  const forbidden = (reply: FastifyReply, message: string) => reply.code(403).send(errorBody(403, message));
+  const lookupFailed = (reply: FastifyReply) =>
+    reply.code(503).send(errorBody(503, 'Camera bookings cannot be read right now, please retry'));
+
+  /** The caller's page ids for `url` that have `cameraId` booked; an Admin needs no booking. */
+  async function pagesWithCamera(request: FastifyRequest, url: string, cameraId: number) {
+    const pages = await refererAccess.pagesOf(request, url);
+    if (pages.length === 0 || refererAccess.isAdmin(request)) return pages;
+    const cameras = await refererAccess.camerasOf(request, url);
+    return cameras.some((c) => c.id === cameraId) ? pages : [];
+  }
+
+  /** A layer the caller may touch on this camera, or the reply already sent. */
+  async function ownLayer(request: FastifyRequest, reply: FastifyReply, layerId: number, cameraId: number) {
+    const layer = await layerRepository.get(layerId);
+    if (!layer || layer.cameraId !== cameraId) {
+      reply.code(404).send(errorBody(404, `No layer ${layerId} on camera ${cameraId}`));
+      return null;
+    }
+    const pages = await refererAccess.pagesOf(request, layer.url);
+    if (!pages.includes(layer.refererUserId)) {
+      forbidden(reply, 'This layer belongs to another page');
+      return null;
+    }
+    return layer;
+  }
+
+  app.get(
+    '/api/Referer/GetCameras/Cameras',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        summary: 'Cameras the caller may set layers on: booked for its pages (all for an Admin); `url` narrows',
+        querystring: Type.Object({ url: Type.Optional(Type.String({ maxLength: 2000 })) }),
+        response: { 200: Type.Array(WebcamSchema), ...errors },
+      },
+    },
+    async (request, reply) =>
+      refererAccess.camerasOf(request, request.query.url || undefined).catch(() => lookupFailed(reply)),
+  );
+
+  app.get(
+    '/api/Referer/GetLayer/layer',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        summary: "A page's layers of one level on a camera",
+        querystring: Type.Object({
+          url: Type.String({ minLength: 1, maxLength: 2000 }),
+          level: LevelSchema,
+          cameraId: Type.Integer({ minimum: 1 }),
+        }),
+        response: { 200: Type.Array(LayerSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { url, level, cameraId } = request.query;
+      const pages = await pagesWithCamera(request, url, cameraId).catch(() => undefined);
+      if (pages === undefined) return lookupFailed(reply);
+      if (pages.length === 0) return forbidden(reply, `You cannot set up ${url} on camera ${cameraId}`);
+      return (await layerRepository.list(pages, cameraId, level)).map(wire);
+    },
+  );
+
+  app.get(
+    '/api/Referer/GetLayerImage/layerimage',
+    {
+      preHandler: app.requireUser,
+      // Previews are <img> elements, which cannot send the bearer header.
+      config: { acceptsAccessCookie: true },
+      schema: {
+        summary: "A layer's image (PNG)",
+        querystring: LayerQuery,
+        response: { 200: PngSchema, 304: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const layer = await ownLayer(request, reply, request.query.layerId, request.query.cameraId);
+      if (!layer) return reply;
+      const image = await layerRepository.image(layer.id);
+      if (!image) return reply.code(404).send(errorBody(404, `No layer ${layer.id}`));
+      reply.header('etag', `"${layer.imageHash}"`).header('cache-control', 'private, no-cache');
+      if (request.headers['if-none-match'] === `"${layer.imageHash}"`) return reply.code(304).send(null);
+      return reply.type('image/png').send(image);
+    },
+  );
+
+  app.delete(
+    '/api/Referer/DeleteLayer/layer',
+    {
+      preHandler: app.requireUser,
+      schema: { summary: 'Delete a layer', querystring: LayerQuery, response: { 200: Type.String(), ...errors } },
+    },
+    async (request, reply) => {
+      const layer = await ownLayer(request, reply, request.query.layerId, request.query.cameraId);
+      if (!layer) return reply;
+      await layerRepository.remove(layer.id);
+      await app.announceLayer(layer, true);
+      return reply.type('text/plain').send('true');
+    },
+  );
+
+  app.post(
+    '/api/Referer/SetLayer/layer',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        summary: 'Save a layer (multipart: url, level, id, file, enabled, cron, cameraId); returns its id',
+        consumes: ['multipart/form-data'],
+        response: { 200: Type.String(), ...errors, 413: ErrorSchema, 415: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) return reply.code(415).send(errorBody(415, 'Send the layer as multipart/form-data'));
+      const fields: Record<string, string> = {};
+      let file: Buffer | undefined;
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file')
+            return reply.code(400).send(errorBody(400, 'The image goes in the field "file"'));
+          file = await part.toBuffer();
+        } else {
+          fields[part.fieldname] = String(part.value ?? '');
+        }
+      }
+      const url = (fields.url ?? '').trim();
+      const level = (fields.level || 'BASE').toUpperCase() as LayerLevel;
+      const cron = fields.cron ?? NEW_LAYER_CRON;
+      const cameraId = Number(fields.cameraId);
+      const id = fields.id && fields.id !== '0' ? Number(fields.id) : undefined;
+      const enabled = (fields.enabled ?? 'true').toLowerCase();
+
+      if (!url) return reply.code(400).send(errorBody(400, 'Url wird benötigt'));
+      if (!LAYER_LEVELS.includes(level))
+        return reply.code(400).send(errorBody(400, `Level must be one of ${LAYER_LEVELS.join(', ')}`));
+      const cronError = validateForm(LAYER_RULES, { cron }).cron;
+      if (cronError) return reply.code(400).send(errorBody(400, cronError));
+      if (!Number.isSafeInteger(cameraId) || cameraId < 1)
+        return reply.code(400).send(errorBody(400, 'cameraId must be a camera id'));
+      if (id !== undefined && (!Number.isSafeInteger(id) || id < 1))
+        return reply.code(400).send(errorBody(400, 'id must be empty for a new layer or a layer id'));
+      if (enabled !== 'true' && enabled !== 'false')
+        return reply.code(400).send(errorBody(400, 'enabled must be true or false'));
+      if (id === undefined && !file) return reply.code(400).send(errorBody(400, 'A new layer needs an image'));
+
+      const pages = await pagesWithCamera(request, url, cameraId).catch(() => undefined);
+      if (pages === undefined) return lookupFailed(reply);
+      if (pages.length === 0) return forbidden(reply, `You cannot set up ${url} on camera ${cameraId}`);
+      const existing = id === undefined ? undefined : await layerRepository.get(id);
+      if (id !== undefined && (!existing || existing.cameraId !== cameraId))
+        return reply.code(404).send(errorBody(404, `No layer ${id} on camera ${cameraId}`));
+      if (existing && !pages.includes(existing.refererUserId))
+        return forbidden(reply, 'This layer belongs to another page');
+      if (
+        level === 'TIME' &&
+        existing?.level !== 'TIME' &&
+        (await layerRepository.countTimeLayers(cameraId)) >= MAX_TIME_LAYERS_PER_CAMERA
+      )
+        return reply
+          .code(400)
+          .send(errorBody(400, `A camera carries at most ${MAX_TIME_LAYERS_PER_CAMERA} advertisements`));
+
+      const image = file ? await normalizeLayerImage(file) : undefined;
+      if (image === null) return reply.code(400).send(errorBody(400, 'The file is not an image'));
+      const input = {
+        refererUserId: existing?.refererUserId ?? (pages[0] as number),
+        cameraId,
+        level,
+        cron: cron.trim(),
+        enabled: enabled === 'true',
+      };
+      let layerId: number;
+      if (existing) {
+        await layerRepository.update(existing.id, input, image);
+        layerId = existing.id;
+      } else {
+        layerId = await layerRepository.insert(input, image as { png: Buffer; hash: string });
+      }
+      const saved = await layerRepository.get(layerId);
+      if (saved) await app.announceLayer(saved, false);
+      return reply.type('text/plain').send(String(layerId));
+    },
+  );
+};
+
+export default layerRoutes;
