@@ -5,12 +5,13 @@ import type { ImagingOptions } from './options.ts';
 import cameraAccess from './plugins/app/camera-access.ts';
 import cameraDirectory from './plugins/app/camera-directory.ts';
 import capturePipeline from './plugins/app/capture-pipeline.ts';
+import layerStore from './plugins/app/layer-store.ts';
 import imageRoutes from './routes/api/Image/index.ts';
 import jobRoutes from './routes/api/Jobs/index.ts';
 
 export type { ImagingOptions } from './options.ts';
 
-/** svc-imaging: captures, quality variants, image delivery (layers, bookings and jobs follow). */
+/** svc-imaging: captures, quality variants, layers, image delivery and the job dashboard. */
 export const imagingService: ServiceDefinition<ImagingOptions> = {
   name: 'imaging',
   version: '0.2.0',
@@ -18,8 +19,12 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
   plugin: async (app: FastifyInstance, options: ImagingOptions) => {
     await app.register(cameraDirectory);
     await app.register(cameraAccess);
+    await app.register(layerStore);
     await app.register(capturePipeline, options);
-    await app.register(imageRoutes, { demoSource: options.demoSource ?? false });
+    await app.register(imageRoutes, {
+      demoSource: options.demoSource ?? false,
+      composedCacheBytes: options.composedCacheBytes,
+    });
     await app.register(jobRoutes);
   },
 };

@@ -50,19 +50,22 @@ export async function captureTick(
   camera: CameraRow,
   tick: Date,
   attempt = 1,
+  uploaded?: Buffer,
 ): Promise<CaptureOutcome> {
   const name = imageNameOf(tick);
+  const row = { status: 'running', attempt, claimedBy: context.replicaId, startedAt: new Date() } as const;
   const claimed = await context.db
     .insertInto('captures')
-    .values({
-      webcamId: camera.webcamId,
-      name,
-      status: 'running',
-      attempt,
-      claimedBy: context.replicaId,
-      startedAt: new Date(),
-    })
-    .onConflict((oc) => oc.columns(['webcamId', 'name']).doNothing())
+    .values({ webcamId: camera.webcamId, name, ...row })
+    .onConflict((oc) =>
+      // An upload by hand takes the minute over, unless a capture of it is still running.
+      uploaded
+        ? oc
+            .columns(['webcamId', 'name'])
+            .doUpdateSet({ ...row, error: null })
+            .where('captures.status', '!=', 'running')
+        : oc.columns(['webcamId', 'name']).doNothing(),
+    )
     .executeTakeFirst();
   if (!claimed.numInsertedOrUpdatedRows) return { outcome: 'skipped' };
 
@@ -70,7 +73,7 @@ export async function captureTick(
   try {
     const source =
       context.source ?? ((c, at) => fetchCameraImage(c.pattern, at, context.limits ?? DEFAULT_FETCH_LIMITS));
-    const input = await source(camera, tick);
+    const input = uploaded ?? (await source(camera, tick));
     const { width, height, variants } = await deriveQualityVariants(input);
     await context.store.save(camera.name, name, variants);
     await context.db

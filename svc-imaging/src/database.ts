@@ -1,4 +1,4 @@
-import type { Quality } from '@lakecams/contracts';
+import type { LayerLevel, Quality } from '@lakecams/contracts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface CamerasTable {
@@ -65,7 +65,20 @@ export interface AccessBooking {
   quality: Quality;
 }
 
+/** A referer page's overlay on a camera (projection of svc-referer's layers, image included). */
+export interface LayersTable {
+  id: number;
+  url: string;
+  cameraId: number;
+  level: LayerLevel;
+  cron: string;
+  enabled: boolean;
+  image: Buffer;
+  imageHash: string;
+}
+
 export interface Database {
+  layers: LayersTable;
   cameraAccess: CameraAccessTable;
   cameras: CamerasTable;
   captures: CapturesTable;
@@ -74,3 +87,4 @@ export interface Database {
 
 export type CameraRow = Selectable<CamerasTable>;
 export type CaptureRow = Selectable<CapturesTable>;
+export type LayerRow = Selectable<LayersTable>;

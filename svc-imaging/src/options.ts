@@ -12,6 +12,8 @@ export interface ImagingOptions {
   /** Give an empty demo camera its current picture and this many minutes of history at once (default 60). */
   demoBackfillMinutes?: number;
   fetchLimits?: FetchLimits;
+  /** Memory for pictures with layers drawn in (default 64 MiB). */
+  composedCacheBytes?: number;
   /** Days images are kept (default 14). */
   retentionDays?: number;
 }

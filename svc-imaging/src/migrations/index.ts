@@ -4,6 +4,7 @@ import * as captures from './2026-11-22-02-captures.ts';
 import * as jobRuns from './2026-11-22-03-job-runs.ts';
 import * as cameraAccess from './2026-11-22-04-camera-access.ts';
 import * as paused from './2026-11-22-05-paused.ts';
+import * as layers from './2026-11-22-06-layers.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-cameras': cameras,
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-03-job-runs': jobRuns,
   '2026-11-22-04-camera-access': cameraAccess,
   '2026-11-22-05-paused': paused,
+  '2026-11-22-06-layers': layers,
 };

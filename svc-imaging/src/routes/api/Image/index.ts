@@ -1,20 +1,29 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { imageNameOf, isValidCameraName } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { Type } from 'typebox';
-import { announceImage, imageOf } from '../../../capture.ts';
+import { announceImage, captureTick, imageOf } from '../../../capture.ts';
+import { MAX_INPUT_PIXELS } from '../../../derive-variants.ts';
 import type { Database } from '../../../database.ts';
 import { offlineReason } from '../../../camera-health.ts';
 import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
+import { ComposedImageCache } from '../../../composed-image-cache.ts';
+import { composeLayers, isEmptySelection, selectionKey, selectLayers } from '../../../layer-composition.ts';
 
+const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 
 const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 const IMAGE_NAME = /^\d{12}$/;
+/** Like a capture's size limit (decisions.md, "Camera URLs"). */
+const UPLOAD_BYTES = 25 * 1024 * 1024;
 
 /** `Richterswil.jpg` → `Richterswil`; null when it is not a camera name with `.jpg`. */
 function cameraNameOf(file: string): string | null {
@@ -22,15 +31,36 @@ function cameraNameOf(file: string): string | null {
   return name && isValidCameraName(name) ? name : null;
 }
 
-const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean }> = async (app, options) => {
+const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCacheBytes?: number }> = async (
+  app,
+  options,
+) => {
   const db = app.db as Kysely<Database>;
+  await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES, files: 1, fields: 0 } });
+  const cache = new ComposedImageCache(options.composedCacheBytes);
+  app.onLayersChange((webcamId) => cache.forgetCamera(webcamId));
+  const composing = new Map<string, Promise<Buffer | null>>();
+  /** From the cache, or composed once however many requests ask at the same time. */
+  async function composed(key: string, compose: () => Promise<Buffer | null>): Promise<Buffer | null> {
+    const cached = cache.get(key);
+    if (cached) return cached;
+    let pending = composing.get(key);
+    if (!pending) {
+      pending = compose().finally(() => composing.delete(key));
+      composing.set(key, pending);
+      const result = await pending;
+      if (result) cache.set(key, result);
+      return result;
+    }
+    return pending;
+  }
 
   async function sendImage(request: FastifyRequest, reply: FastifyReply, cameraName: string, imageName: string | null) {
     const camera = await app.cameraDirectory.byName(cameraName);
     if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
     let query = db
       .selectFrom('captures')
-      .select('name')
+      .select(['name', 'width'])
       .where('webcamId', '=', camera.webcamId)
       .where('status', '=', 'done')
       .orderBy('name', 'desc')
@@ -42,13 +72,12 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean }> = async (a
         .code(404)
         .send(errorBody(404, imageName ? `No image ${imageName} of ${cameraName}` : `No image of ${cameraName} yet`));
     const referer = request.headers.referer ?? null;
-    const { quality, reason } = resolveImageQuality(await app.cameraAccess(camera.webcamId), {
+    const { quality, reason, booking } = resolveImageQuality(await app.cameraAccess(camera.webcamId), {
       userId: request.principal?.actingUserId ?? null,
       roles: request.principal?.roles ?? [],
       referer,
       today: isoDay(imageNameOf(new Date())),
     });
-    const etag = `"${camera.webcamId}-${capture.name}-${quality}"`;
     // Who asks decides the quality: such answers must not be shared by caches.
     const personal = request.principal !== null || referer !== null;
     // A named image never changes; the current one changes at the next capture.
@@ -56,13 +85,33 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean }> = async (a
     reply.header('cache-control', `${personal ? 'private' : 'public'}, ${lifetime}`);
     reply.header('vary', 'Authorization, Cookie, Referer');
     reply.header('x-image-quality', `${quality}; ${reason}`);
-    // The offline layer replaces the picture once layers are drawn; until then the state is told.
     const offline = imageName ? null : await offlineReason(db, camera);
     if (offline) reply.header('x-camera-offline', offline);
+    // A booked page gets its layers drawn in; the offline layer replaces a picture that stopped coming.
+    const selection = booking
+      ? selectLayers(
+          await app.layersOf(camera.webcamId, booking.url),
+          capture.name,
+          camera.intervalMin,
+          offline !== null,
+        )
+      : null;
+    const layerKey = selection && !isEmptySelection(selection) ? selectionKey(selection) : '';
+    const etag = `"${camera.webcamId}-${capture.name}-${quality}${layerKey ? `-${shortHash(layerKey)}` : ''}"`;
+    if (layerKey) reply.header('x-image-layers', layerKey);
     reply.header('etag', etag);
     reply.header('x-image-name', capture.name);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    const bytes = await readFile(app.imageStore.path(camera.name, capture.name, quality)).catch(() => null);
+    const read = () => readFile(app.imageStore.path(camera.name, capture.name, quality)).catch(() => null);
+    const cacheKey = ComposedImageCache.key(camera.webcamId, capture.name, quality, layerKey);
+    if (layerKey) reply.header('x-layer-cache', cache.has(cacheKey) ? 'hit' : 'miss');
+    const bytes =
+      selection && layerKey
+        ? await composed(cacheKey, async () => {
+            const picture = await read();
+            return picture && composeLayers(picture, capture.width ?? 0, selection);
+          })
+        : await read();
     if (!bytes)
       return reply.code(404).send(errorBody(404, `Image ${capture.name} of ${cameraName} is no longer stored`));
     return reply.type('image/jpeg').send(bytes);
@@ -134,6 +183,49 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean }> = async (a
         .returning('name')
         .execute();
       for (const { name: imageName } of updated) await announceImage(app.bus, imageOf(camera, imageName));
+      return reply.type('text/plain').send('true');
+    },
+  );
+
+  app.post(
+    '/api/Image/Upload',
+    {
+      preHandler: app.requireRole(ADMIN_ROLE),
+      schema: {
+        summary: "Upload a picture by hand (multipart field file); it becomes the camera's current image (Admin)",
+        consumes: ['multipart/form-data'],
+        querystring: Type.Object({ webcamId: Type.Integer({ minimum: 1 }) }),
+        response: {
+          200: Type.String(),
+          400: ErrorSchema,
+          401: ErrorSchema,
+          403: ErrorSchema,
+          404: ErrorSchema,
+          409: ErrorSchema,
+          413: ErrorSchema,
+          415: ErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart())
+        return reply.code(415).send(errorBody(415, 'Send the picture as multipart/form-data'));
+      const camera = await app.cameraDirectory.byId(request.query.webcamId);
+      if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
+      const file = await request.file();
+      if (file?.fieldname !== 'file')
+        return reply.code(400).send(errorBody(400, 'The picture goes in the field "file"'));
+      const bytes = await file.toBuffer();
+      // Refused before it is recorded: a bad upload leaves the camera's history as it was.
+      const readable = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
+        .stats()
+        .then(() => true)
+        .catch(() => false);
+      if (!readable) return reply.code(400).send(errorBody(400, 'The file is not an image'));
+      const result = await captureTick(app.captureContext, camera, new Date(), 1, bytes);
+      if (result.outcome === 'skipped')
+        return reply.code(409).send(errorBody(409, 'A capture of this minute is running, please retry shortly'));
+      if (result.outcome === 'failed') return reply.code(400).send(errorBody(400, result.error));
       return reply.type('text/plain').send('true');
     },
   );

@@ -1,0 +1,57 @@
+/**
+ * Composed images by (camera, image, quality, layer selection), least recently used first out, bounded by
+ * bytes. Keys name exactly what went into a picture, so nothing stale is ever served; `forgetCamera`
+ * frees memory when a camera's layers or access change.
+ */
+export class ComposedImageCache {
+  readonly #entries = new Map<string, Buffer>();
+  #bytes = 0;
+  readonly maxBytes: number;
+  constructor(maxBytes = 64 * 1024 * 1024) {
+    this.maxBytes = maxBytes;
+  }
+
+  static key(webcamId: number, imageName: string, quality: string, selectionKey: string): string {
+    return `${webcamId}|${imageName}|${quality}|${selectionKey}`;
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  get(key: string): Buffer | undefined {
+    const value = this.#entries.get(key);
+    if (value) {
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: Buffer): void {
+    if (value.length > this.maxBytes) return;
+    this.#drop(key);
+    this.#entries.set(key, value);
+    this.#bytes += value.length;
+    for (const [oldest] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#drop(oldest);
+    }
+  }
+
+  forgetCamera(webcamId: number): void {
+    for (const key of [...this.#entries.keys()]) if (key.startsWith(`${webcamId}|`)) this.#drop(key);
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.#entries.size, bytes: this.#bytes };
+  }
+
+  #drop(key: string): void {
+    const value = this.#entries.get(key);
+    if (value) {
+      this.#bytes -= value.length;
+      this.#entries.delete(key);
+    }
+  }
+}

@@ -1,0 +1,271 @@
+import { createInProcessBus } from '@lakecams/bus';
+import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { refererService } from '@lakecams/svc-referer';
+import { webcamService } from '@lakecams/svc-webcam';
+import { createSigner } from 'fast-jwt';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagingService } from '../src/app.ts';
+import { captureTick } from '../src/capture.ts';
+import type { CameraRow } from '../src/database.ts';
+
+const keys = generateSigningKeys();
+const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
+const RITA = '22222222-2222-4222-8222-222222222222';
+const admin = { authorization: `Bearer ${sign({ sub: '11111111-1111-4111-8111-111111111111', role: [ADMIN_ROLE] })}` };
+const rita = { authorization: `Bearer ${sign({ sub: RITA, role: ['Referer'] })}` };
+const PAGE = 'https://partner.example/lake';
+const FULL = { width: 1920, height: 1080 };
+
+type Rgb = [number, number, number];
+const solid = (color: string, width = FULL.width, height = FULL.height) =>
+  sharp({ create: { width, height, channels: 4, background: color } })
+    .png()
+    .toBuffer();
+const jpeg = (color: string) =>
+  sharp({ create: { ...FULL, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
+async function pixel(image: Buffer, x: number, y: number): Promise<Rgb> {
+  const { data } = await sharp(image)
+    .extract({ left: x, top: y, width: 1, height: 1 })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return [data[0] as number, data[1] as number, data[2] as number];
+}
+const near = (actual: Rgb, expected: Rgb) => actual.every((v, i) => Math.abs(v - (expected[i] as number)) <= 24);
+const BLUE: Rgb = [0, 0, 255];
+
+describe('layers drawn into booked pages’ images (svc-imaging with svc-referer and svc-webcam)', () => {
+  const bus = createInProcessBus();
+  const apps: ServiceApp[] = [];
+  let webcam: ServiceApp;
+  let referer: ServiceApp;
+  let imaging: ServiceApp;
+  let databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+  let storeDir: string;
+  let camera: CameraRow;
+  let blue: Buffer;
+
+  beforeAll(async () => {
+    databases = await Promise.all(['webcam', 'referer', 'imaging'].map((s) => createTestDatabase(s)));
+    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-layers-'));
+    const runtime = { bus, logger: createLogger('silent'), jwtPublicKey: keys.publicKey };
+    webcam = await buildServiceApp(webcamService, { ...runtime, databaseUrl: databases[0]?.url, options: {} });
+    referer = await buildServiceApp(refererService, { ...runtime, databaseUrl: databases[1]?.url, options: {} });
+    imaging = await buildServiceApp(imagingService, {
+      ...runtime,
+      databaseUrl: databases[2]?.url,
+      options: { storeDir, schedule: false },
+    });
+    apps.push(imaging, referer, webcam);
+
+    await bus.publishEvent(SUBJECTS.userChanged, {
+      id: RITA,
+      userName: 'rita_referer',
+      email: 'rita@example.org',
+      emailConfirmed: true,
+    });
+    await until(
+      async () => (await referer.inject({ url: '/api/Referer/GetUsers/users', headers: admin })).json().length === 1,
+    );
+    await referer.inject({
+      method: 'PUT',
+      url: '/api/Referer/Set',
+      headers: admin,
+      payload: { url: PAGE, userEmail: 'rita@example.org' },
+    });
+    const [page] = (await referer.inject({ url: '/api/Referer/GetRefererUsers', headers: admin })).json() as {
+      id: number;
+    }[];
+    const created = await webcam.inject({
+      method: 'POST',
+      url: '/api/Webcam/Set',
+      headers: admin,
+      payload: {
+        id: 0,
+        name: 'Ufer',
+        pattern: 'http://127.0.0.1:9/x.jpg',
+        distance: 5,
+        angle: 60,
+        intervalMin: 1,
+        webcamType: 'STATIC',
+      },
+    });
+    expect(created.body).toBe('true');
+    const [listed] = (await webcam.inject({ url: '/api/Webcam/GetCameras?name=Ufer' })).json() as { id: number }[];
+    await until(
+      async () => (camera = (await imaging.cameraDirectory.byId(listed?.id as number)) as CameraRow) !== undefined,
+    );
+    const booking = await webcam.inject({
+      method: 'PUT',
+      url: `/api/Webcam/SetReferer/referer?webcamId=${camera.webcamId}`,
+      headers: admin,
+      payload: { start: '2026-01-01', end: '2035-12-31', quality: 'POOR', refererUserId: page?.id },
+    });
+    expect(booking.statusCode).toBe(200);
+    blue = await jpeg('#0000ff');
+  });
+
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await bus.close();
+    for (const database of databases) await database.drop();
+    await rm(storeDir, { recursive: true, force: true });
+  });
+
+  async function until(check: () => Promise<boolean>) {
+    for (let i = 0; i < 100; i++) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('timed out');
+  }
+  const capture = (at: Date, picture = blue) =>
+    captureTick({ ...imaging.captureContext, source: async () => picture }, camera, at);
+  const setLayer = async (level: string, image: Buffer, extra: Record<string, string> = {}) => {
+    const body = new FormData();
+    const fields = {
+      url: PAGE,
+      level,
+      id: '',
+      enabled: 'true',
+      cron: '* * * * *',
+      cameraId: String(camera.webcamId),
+      ...extra,
+    };
+    for (const [name, value] of Object.entries(fields)) body.append(name, value);
+    body.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'layer.png');
+    const response = await referer.inject({
+      method: 'POST',
+      url: '/api/Referer/SetLayer/layer',
+      headers: rita,
+      payload: body,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return Number(response.body);
+  };
+  const deleteLayer = (id: number) =>
+    referer.inject({
+      method: 'DELETE',
+      url: `/api/Referer/DeleteLayer/layer?layerId=${id}&cameraId=${camera.webcamId}`,
+      headers: rita,
+    });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    imaging.inject({ url: `/api/Image/Get/camera/${path}`, headers });
+  /** Waits until svc-imaging draws what the page's layers say. */
+  const layersSeen = (path: string, expected: (layers: string) => boolean) =>
+    until(async () => expected(String((await get(path, { referer: PAGE })).headers['x-image-layers'] ?? '')));
+
+  it('draws the base layer for the booked page only, scaled to the quality, and serves it from cache', async () => {
+    const now = new Date();
+    await capture(now);
+    // A red square over the top-left quarter of the full image.
+    const base = await setLayer('BASE', await solid('#ff0000', 960, 540));
+    await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`b${base}.`));
+
+    const first = await get('Ufer.jpg', { referer: `${PAGE}/today` });
+    expect(first.headers['x-image-quality']).toBe('POOR; referer booking');
+    expect(first.headers['x-layer-cache']).toBe('hit');
+    expect((await sharp(first.rawPayload).metadata()).width).toBe(480);
+    expect(near(await pixel(first.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    expect(near(await pixel(first.rawPayload, 300, 200), BLUE)).toBe(true);
+
+    const visitor = await get('Ufer.jpg');
+    expect(visitor.headers['x-image-layers']).toBeUndefined();
+    expect(near(await pixel(visitor.rawPayload, 10, 10), BLUE)).toBe(true);
+    expect(visitor.headers.etag).not.toBe(first.headers.etag);
+    const otherPage = await get('Ufer.jpg', { referer: 'https://elsewhere.example/lake' });
+    expect(near(await pixel(otherPage.rawPayload, 10, 10), BLUE)).toBe(true);
+
+    const again = await get('Ufer.jpg', { referer: PAGE, 'if-none-match': String(first.headers.etag) });
+    expect(again.statusCode).toBe(304);
+
+    expect((await deleteLayer(base)).body).toBe('true');
+    await layersSeen('Ufer.jpg', (layers) => layers === '');
+    const plain = await get('Ufer.jpg', { referer: PAGE });
+    expect(near(await pixel(plain.rawPayload, 10, 10), BLUE)).toBe(true);
+  });
+
+  it('rotates the advertisements so that with N of them each shows on every Nth image', async () => {
+    const colors: Record<string, Rgb> = {};
+    for (const [color, rgb] of [
+      ['#ff0000', [255, 0, 0]],
+      ['#00ff00', [0, 255, 0]],
+      ['#ffff00', [255, 255, 0]],
+    ] as const) {
+      colors[String(await setLayer('TIME', await solid(color, 400, 400)))] = [...rgb];
+    }
+    // Not its turn ever: switched off, or its cron never matches these minutes.
+    const off = await setLayer('TIME', await solid('#ffffff', 400, 400), { enabled: 'false' });
+    const never = await setLayer('TIME', await solid('#ffffff', 400, 400), { cron: '0 0 1 1 *' });
+    const start = new Date(Date.now() - 10 * 60_000);
+    const names: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const at = new Date(start.getTime() + i * 60_000);
+      await capture(at);
+      names.push(imageNameOf(at));
+    }
+    const ids = Object.keys(colors);
+    await layersSeen(`Ufer/${names[0]}.jpg`, (layers) => ids.some((id) => layers.includes(`t${id}.`)));
+    const shown: string[] = [];
+    for (const name of names) {
+      const response = await get(`Ufer/${name}.jpg`, { referer: PAGE });
+      const ad = ids.find((id) => String(response.headers['x-image-layers']).includes(`t${id}.`)) as string;
+      expect(near(await pixel(response.rawPayload, 5, 5), colors[ad] as Rgb), `${name} shows ad ${ad}`).toBe(true);
+      shown.push(ad);
+    }
+    expect(new Set(shown).size).toBe(3);
+    expect(shown.slice(3)).toEqual(shown.slice(0, 3));
+    expect(shown).not.toContain(String(off));
+    expect(shown).not.toContain(String(never));
+    for (const id of [...ids, String(off), String(never)]) await deleteLayer(Number(id));
+  });
+
+  it('takes a picture uploaded by an admin as the current image; refuses non-images and non-admins', async () => {
+    const upload = (headers: Record<string, string>, bytes: Buffer, query = `webcamId=${camera.webcamId}`) => {
+      const body = new FormData();
+      body.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'upload.jpg');
+      return imaging.inject({ method: 'POST', url: `/api/Image/Upload?${query}`, headers, payload: body });
+    };
+    const before = (await get('Ufer.jpg')).headers['x-image-name'];
+    expect((await upload({}, blue)).statusCode).toBe(401);
+    expect((await upload(rita, blue)).statusCode).toBe(403);
+    const bad = await upload(admin, Buffer.from('no picture at all'));
+    expect([bad.statusCode, bad.json().message]).toEqual([400, 'The file is not an image']);
+    expect((await upload(admin, blue, 'webcamId=999999')).statusCode).toBe(404);
+    expect((await get('Ufer.jpg')).headers['x-image-name']).toBe(before);
+
+    const orange = await sharp({ create: { ...FULL, channels: 3, background: '#ff8800' } })
+      .jpeg()
+      .toBuffer();
+    const minute = imageNameOf(new Date());
+    const ok = await upload(admin, orange);
+    expect([ok.statusCode, ok.body]).toEqual([200, 'true']);
+    const current = await get('Ufer.jpg');
+    expect([minute, imageNameOf(new Date())]).toContain(current.headers['x-image-name']);
+    expect(near(await pixel(current.rawPayload, 100, 100), [255, 136, 0])).toBe(true);
+  });
+  it('replaces the picture of a frozen camera with the offline layer, with the base layer over it', async () => {
+    const offline = await setLayer('OFFLINE', await solid('#00ff00', 1920, 1080));
+    const base = await setLayer('BASE', await solid('#ff0000', 100, 100));
+    const now = new Date();
+    await capture(new Date(now.getTime() + 60_000));
+    await capture(new Date(now.getTime() + 120_000));
+    await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`o${offline}.`));
+    const response = await get('Ufer.jpg', { referer: PAGE });
+    expect(response.headers['x-camera-offline']).toBe('frozen');
+    expect(near(await pixel(response.rawPayload, 2, 2), [255, 0, 0])).toBe(true);
+    expect(near(await pixel(response.rawPayload, 300, 200), [0, 255, 0])).toBe(true);
+    // Visitors without a booking keep the last picture and the offline note.
+    const visitor = await get('Ufer.jpg');
+    expect(near(await pixel(visitor.rawPayload, 300, 200), BLUE)).toBe(true);
+    await deleteLayer(offline);
+    await deleteLayer(base);
+  });
+});
