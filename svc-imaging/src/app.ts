@@ -5,6 +5,7 @@ import type { ImagingOptions } from './options.ts';
 import cameraAccess from './plugins/app/camera-access.ts';
 import cameraDirectory from './plugins/app/camera-directory.ts';
 import capturePipeline from './plugins/app/capture-pipeline.ts';
+import deliveryState from './plugins/app/delivery-state.ts';
 import layerStore from './plugins/app/layer-store.ts';
 import imageRoutes from './routes/api/Image/index.ts';
 import jobRoutes from './routes/api/Jobs/index.ts';
@@ -20,6 +21,7 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
     await app.register(cameraDirectory);
     await app.register(cameraAccess);
     await app.register(layerStore);
+    await app.register(deliveryState);
     await app.register(capturePipeline, options);
     await app.register(imageRoutes, {
       demoSource: options.demoSource ?? false,

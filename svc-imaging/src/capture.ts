@@ -7,6 +7,7 @@ import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './came
 import type { CameraRow, Database } from './database.ts';
 import { deriveQualityVariants } from './derive-variants.ts';
 import type { ImageStore } from './image-store.ts';
+import { CAMERA_REFRESHED } from './plugins/app/delivery-state.ts';
 
 export type CaptureOutcome =
   | { outcome: 'captured'; image: Image }
@@ -93,6 +94,7 @@ export async function captureTick(
       .where('name', '=', name)
       .execute();
     const image = imageOf(camera, name);
+    await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
     await announceImage(context.bus, image);
     return { outcome: 'captured', image };
   } catch (error) {
@@ -104,6 +106,7 @@ export async function captureTick(
       .where('name', '=', name)
       .execute();
     context.log.warn({ camera: camera.name, tick: name, error: message }, 'capture failed');
+    await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
     await context.bus.publishEvent(SUBJECTS.captureFailed, { webcamId: camera.webcamId, name, error: message });
     return { outcome: 'failed', error: message };
   }

@@ -99,9 +99,10 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     });
     expect(created.body).toBe('true');
     const [listed] = (await webcam.inject({ url: '/api/Webcam/GetCameras?name=Ufer' })).json() as { id: number }[];
-    await until(
-      async () => (camera = (await imaging.cameraDirectory.byId(listed?.id as number)) as CameraRow) !== undefined,
-    );
+    await until(async () => {
+      camera = (await imaging.cameraDirectory.byId(listed?.id as number)) as CameraRow;
+      return camera !== undefined;
+    });
     const booking = await webcam.inject({
       method: 'PUT',
       url: `/api/Webcam/SetReferer/referer?webcamId=${camera.webcamId}`,

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { AccessBooking, AccessConfiguration, Database } from '../../database.ts';
 import type { CameraAccess } from '../../quality-resolution.ts';
+import { CAMERA_REFRESHED } from './delivery-state.ts';
 
 interface AccessChanged {
   webcamId: number;
@@ -43,6 +44,7 @@ export default fp(
           .onConflict((oc) => oc.column('webcamId').doUpdateSet(row))
           .execute();
         message.ack();
+        await app.bus.publish(CAMERA_REFRESHED, { webcamId });
       },
       { durable: 'svc-imaging-camera-access', filter: SUBJECTS.accessChanged },
     );

@@ -11,7 +11,6 @@ import { Type } from 'typebox';
 import { announceImage, captureTick, imageOf } from '../../../capture.ts';
 import { MAX_INPUT_PIXELS } from '../../../derive-variants.ts';
 import type { Database } from '../../../database.ts';
-import { offlineReason } from '../../../camera-health.ts';
 import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
 import { ComposedImageCache } from '../../../composed-image-cache.ts';
@@ -56,23 +55,24 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
   }
 
   async function sendImage(request: FastifyRequest, reply: FastifyReply, cameraName: string, imageName: string | null) {
-    const camera = await app.cameraDirectory.byName(cameraName);
-    if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
-    let query = db
-      .selectFrom('captures')
-      .select(['name', 'width'])
-      .where('webcamId', '=', camera.webcamId)
-      .where('status', '=', 'done')
-      .orderBy('name', 'desc')
-      .limit(1);
-    if (imageName) query = query.where('name', '=', imageName);
-    const capture = await query.executeTakeFirst();
+    const state = await app.deliveryState(cameraName);
+    if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
+    const { camera, access } = state;
+    const capture = imageName
+      ? await db
+          .selectFrom('captures')
+          .select(['name', 'width'])
+          .where('webcamId', '=', camera.webcamId)
+          .where('status', '=', 'done')
+          .where('name', '=', imageName)
+          .executeTakeFirst()
+      : state.latest;
     if (!capture)
       return reply
         .code(404)
         .send(errorBody(404, imageName ? `No image ${imageName} of ${cameraName}` : `No image of ${cameraName} yet`));
     const referer = request.headers.referer ?? null;
-    const { quality, reason, booking } = resolveImageQuality(await app.cameraAccess(camera.webcamId), {
+    const { quality, reason, booking } = resolveImageQuality(access, {
       userId: request.principal?.actingUserId ?? null,
       roles: request.principal?.roles ?? [],
       referer,
@@ -85,7 +85,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
     reply.header('cache-control', `${personal ? 'private' : 'public'}, ${lifetime}`);
     reply.header('vary', 'Authorization, Cookie, Referer');
     reply.header('x-image-quality', `${quality}; ${reason}`);
-    const offline = imageName ? null : await offlineReason(db, camera);
+    const offline = imageName ? null : state.offline;
     if (offline) reply.header('x-camera-offline', offline);
     // A booked page gets its layers drawn in; the offline layer replaces a picture that stopped coming.
     const selection = booking
