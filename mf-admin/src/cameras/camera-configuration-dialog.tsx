@@ -1,0 +1,110 @@
+import { QUALITIES, type Quality, type Webcam } from '@lakecams/contracts';
+import { Form, FormActions, ModalDialog, Notice, SelectField, useForm } from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { type CameraConfiguration, failureMessage } from '../shared/admin-api.ts';
+import { ChoiceField } from '../shared/fields.tsx';
+import { LoadStatus } from '../shared/load-status.tsx';
+import { useAdminApi } from '../shared/use-admin-api.ts';
+import { useLoaded } from '../shared/use-loaded.ts';
+import { userLabel } from './camera-permissions-dialog.tsx';
+
+export const ALL_OTHER_USERS = 'Alle anderen Benutzer';
+
+const configurationUser = (configuration: CameraConfiguration) =>
+  configuration.user ? userLabel(configuration.user) : ALL_OTHER_USERS;
+
+type ConfigurationField = 'userId' | 'quality';
+
+/** Spec §2 "camera quality configuration" dialog: a quality per user, or for all other users. */
+export function CameraConfigurationDialog({ webcam, onClose }: { webcam: Webcam; onClose: () => void }) {
+  const api = useAdminApi();
+  const configurations = useLoaded(
+    () => api.configurations(webcam.id),
+    'Die Konfiguration konnte nicht geladen werden.',
+    [api, webcam.id],
+  );
+  const users = useLoaded(() => api.allUsers(), 'Die Benutzer konnten nicht geladen werden.', [api]);
+  const form = useForm<ConfigurationField>({ userId: '', quality: 'MEDIUM' }, (values) =>
+    values.quality ? {} : { quality: 'Qualität wird benötigt' },
+  );
+  const [state, setState] = useState<'idle' | 'busy' | { failure: string }>('idle');
+
+  async function run(action: () => Promise<void>, failure: string) {
+    setState('busy');
+    try {
+      await action();
+      configurations.reload();
+      setState('idle');
+    } catch (error) {
+      setState({ failure: failureMessage(error, failure) });
+    }
+  }
+
+  const submit = () => {
+    if (!form.attemptSubmit()) return;
+    void run(
+      () => api.setConfiguration(webcam.id, form.values.userId || null, form.values.quality as Quality),
+      'Die Qualität konnte nicht gespeichert werden.',
+    );
+  };
+
+  const userChoices = (users.data ?? []).map((user) => ({ value: user.id, label: userLabel(user) }));
+  return (
+    <ModalDialog title={`Qualität für ${webcam.name}`} onClose={onClose}>
+      <LoadStatus loaded={configurations} loadingText="Konfiguration wird geladen …" />
+      {configurations.data && configurations.data.length === 0 && (
+        <p className="muted">Noch keine Konfiguration: alle erhalten die Qualität POOR.</p>
+      )}
+      {configurations.data && configurations.data.length > 0 && (
+        <ul className="item-list" aria-label="Konfigurationen">
+          {configurations.data.map((configuration) => (
+            <li key={configuration.id} className="item-list__item">
+              <span>
+                <strong>{configurationUser(configuration)}</strong>: {configuration.quality}
+              </span>
+              <button
+                type="button"
+                className="button--secondary button--small"
+                aria-label={`Konfiguration von ${configurationUser(configuration)} entfernen`}
+                disabled={state === 'busy'}
+                onClick={() =>
+                  void run(
+                    () => api.removeConfiguration(configuration.id),
+                    'Die Konfiguration konnte nicht entfernt werden.',
+                  )
+                }
+              >
+                Entfernen
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3 className="dialog-section-title">Qualität festlegen</h3>
+      <Form onSubmit={submit} label="Qualität festlegen">
+        <div className="form-row">
+          <ChoiceField
+            field={form.field('userId')}
+            label="Benutzer"
+            placeholder={ALL_OTHER_USERS}
+            choices={userChoices}
+          />
+          <SelectField field={form.field('quality')} label="Qualität" placeholder="Bitte wählen" options={QUALITIES} />
+        </div>
+        {typeof state === 'object' && (
+          <Notice tone="error">
+            <p>{state.failure}</p>
+          </Notice>
+        )}
+        <FormActions>
+          <button type="submit" disabled={state === 'busy'}>
+            Festlegen
+          </button>
+          <button type="button" className="button--secondary" onClick={onClose}>
+            Schliessen
+          </button>
+        </FormActions>
+      </Form>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,107 @@
+import { CAMERA_RULES, validateForm, WEBCAM_TYPES, type Webcam, type WebcamType } from '@lakecams/contracts';
+import { Form, FormActions, ModalDialog, Notice, SelectField, TextField, useForm } from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { failureMessage } from '../shared/admin-api.ts';
+import { InputField } from '../shared/fields.tsx';
+import { useAdminApi } from '../shared/use-admin-api.ts';
+
+type CameraField = 'name' | 'pattern' | 'distance' | 'angle' | 'intervalMin' | 'webcamType';
+type CameraValues = Record<CameraField, string>;
+
+/** A new camera starts with what most lake cameras have. */
+const NEW_CAMERA: CameraValues = {
+  name: '',
+  pattern: '',
+  distance: '5',
+  angle: '90',
+  intervalMin: '10',
+  webcamType: 'STATIC',
+};
+
+export function cameraValues(webcam: Webcam | null): CameraValues {
+  if (!webcam) return NEW_CAMERA;
+  return {
+    name: webcam.name,
+    pattern: webcam.pattern,
+    distance: String(webcam.distance),
+    angle: String(webcam.angle),
+    intervalMin: String(webcam.intervalMin),
+    webcamType: webcam.webcamType,
+  };
+}
+
+export function validateCamera(values: CameraValues) {
+  const errors: Partial<CameraValues> = validateForm(CAMERA_RULES, values);
+  if (!(WEBCAM_TYPES as readonly string[]).includes(values.webcamType)) errors.webcamType = 'Typ wird benötigt';
+  return errors;
+}
+
+/** Spec §7 Webcam/Set: id 0 creates the camera. */
+export function webcamOf(id: number, values: CameraValues): Webcam {
+  return {
+    id,
+    name: values.name.trim(),
+    pattern: values.pattern.trim(),
+    distance: Number(values.distance),
+    angle: Number(values.angle),
+    intervalMin: Number(values.intervalMin),
+    webcamType: values.webcamType as WebcamType,
+  };
+}
+
+/** Spec §2 "camera edit" dialog: add a camera (webcam null) or change one. */
+export function CameraEditDialog({
+  webcam,
+  onSaved,
+  onClose,
+}: {
+  webcam: Webcam | null;
+  onSaved: () => void;
+  onClose: () => void;
+}) {
+  const api = useAdminApi();
+  const form = useForm<CameraField>(cameraValues(webcam), validateCamera);
+  const [state, setState] = useState<'idle' | 'saving' | { failure: string }>('idle');
+
+  async function submit() {
+    if (!form.attemptSubmit()) return;
+    setState('saving');
+    try {
+      await api.saveCamera(webcamOf(webcam?.id ?? 0, form.values));
+      onSaved();
+    } catch (error) {
+      // 409: the name is taken; the server says so.
+      setState({ failure: failureMessage(error, 'Die Webcam konnte nicht gespeichert werden.') });
+    }
+  }
+
+  return (
+    <ModalDialog title={webcam ? `Webcam ${webcam.name} bearbeiten` : 'Webcam hinzufügen'} onClose={onClose}>
+      <Form onSubmit={() => void submit()} label="Webcam">
+        <TextField field={form.field('name')} label="Name" hint="Buchstaben, Ziffern, - und _" />
+        <TextField field={form.field('pattern')} label="Pattern (Bild-URL)" placeholder="https://…/bild.jpg" />
+        <div className="form-row">
+          <InputField field={form.field('distance')} label="Distanz (km)" type="number" step="any" hint="1 bis 20" />
+          <InputField field={form.field('angle')} label="Blickwinkel (°)" type="number" hint="1 bis 360" />
+        </div>
+        <div className="form-row">
+          <InputField field={form.field('intervalMin')} label="Intervall (Minuten)" type="number" hint="1 bis 60" />
+          <SelectField field={form.field('webcamType')} label="Typ" placeholder="Bitte wählen" options={WEBCAM_TYPES} />
+        </div>
+        {typeof state === 'object' && (
+          <Notice tone="error">
+            <p>{state.failure}</p>
+          </Notice>
+        )}
+        <FormActions>
+          <button type="submit" disabled={state === 'saving'}>
+            Speichern
+          </button>
+          <button type="button" className="button--secondary" onClick={onClose}>
+            Abbrechen
+          </button>
+        </FormActions>
+      </Form>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,110 @@
+import { type Image, imageNameOf, POSITION_RULES, validateForm, type Webcam } from '@lakecams/contracts';
+import { Form, FormActions, ModalDialog, Notice, useForm } from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { failureMessage, type ImagePosition } from '../shared/admin-api.ts';
+import { InputField } from '../shared/fields.tsx';
+import { LoadStatus } from '../shared/load-status.tsx';
+import { useAdminApi } from '../shared/use-admin-api.ts';
+import { useLoaded } from '../shared/use-loaded.ts';
+
+type PositionField = 'lat' | 'lng' | 'direction';
+type PositionValues = Record<PositionField, string>;
+
+/** Spec §4: 0 for every field; a camera that has a position starts from it (0, 0 means none, see decisions). */
+export function initialPosition(image: Pick<Image, 'lat' | 'lng' | 'direction'> | null): PositionValues {
+  if (!image || (image.lat === 0 && image.lng === 0)) return { lat: '0', lng: '0', direction: '0' };
+  return { lat: String(image.lat), lng: String(image.lng), direction: String(image.direction) };
+}
+
+/** Spec §7 SetPosition: the position holds from now on, named by the current minute. */
+export function positionToSave(webcamId: number, values: PositionValues, now = new Date()): ImagePosition {
+  return {
+    webcamId,
+    lat: Number(values.lat),
+    lng: Number(values.lng),
+    direction: Number(values.direction),
+    name: imageNameOf(now),
+  };
+}
+
+const validatePosition = (values: PositionValues) => validateForm(POSITION_RULES, values);
+
+/** Spec §2 "image position" dialog. */
+export function ImagePositionDialog({ webcam, onClose }: { webcam: Webcam; onClose: () => void }) {
+  const api = useAdminApi();
+  const latest = useLoaded(() => api.latestImage(webcam.name), 'Die aktuelle Position konnte nicht geladen werden.', [
+    api,
+    webcam.name,
+  ]);
+  return (
+    <ModalDialog title={`Position von ${webcam.name}`} onClose={onClose}>
+      <LoadStatus loaded={latest} loadingText="Position wird geladen …" />
+      {latest.data !== undefined && (
+        <PositionForm webcamId={webcam.id} initial={initialPosition(latest.data)} onClose={onClose} />
+      )}
+    </ModalDialog>
+  );
+}
+
+function PositionForm({
+  webcamId,
+  initial,
+  onClose,
+}: {
+  webcamId: number;
+  initial: PositionValues;
+  onClose: () => void;
+}) {
+  const api = useAdminApi();
+  const form = useForm<PositionField>(initial, validatePosition);
+  const [state, setState] = useState<'idle' | 'saving' | 'saved' | { failure: string }>('idle');
+
+  async function submit() {
+    if (!form.attemptSubmit()) return;
+    setState('saving');
+    try {
+      await api.setPosition(positionToSave(webcamId, form.values));
+      setState('saved');
+    } catch (error) {
+      setState({ failure: failureMessage(error, 'Die Position konnte nicht gespeichert werden.') });
+    }
+  }
+
+  return (
+    <Form onSubmit={() => void submit()} label="Position">
+      <div className="form-row">
+        <InputField field={form.field('lat')} label="Breitengrad (lat)" type="number" step="any" hint="47 bis 48" />
+        <InputField field={form.field('lng')} label="Längengrad (lng)" type="number" step="any" hint="5.9 bis 10.5" />
+      </div>
+      <InputField field={form.field('direction')} label="Blickrichtung (°)" type="number" hint="0 = Nord, bis 359" />
+      {state === 'saved' && (
+        <Notice tone="success">
+          <p>Die Position ist gespeichert; sie gilt ab dem nächsten Bild.</p>
+        </Notice>
+      )}
+      {typeof state === 'object' && (
+        <Notice tone="error">
+          <p>{state.failure}</p>
+        </Notice>
+      )}
+      <FormActions>
+        <button type="submit" disabled={!form.isValid || state === 'saving'}>
+          Position speichern
+        </button>
+        <button
+          type="button"
+          className="button--secondary"
+          onClick={() => {
+            form.reset();
+            setState('idle');
+          }}
+        >
+          Reset
+        </button>
+        <button type="button" className="button--secondary" onClick={onClose}>
+          Schliessen
+        </button>
+      </FormActions>
+    </Form>
+  );
+}

@@ -1,0 +1,91 @@
+import { REFERER_RULES, type RefererUser, validateForm } from '@lakecams/contracts';
+import { Form, FormActions, ModalDialog, Notice, TextField, useForm } from '@lakecams/ui-kit';
+import { useState } from 'react';
+import { failureMessage, type UserRef } from '../shared/admin-api.ts';
+import { ChoiceField } from '../shared/fields.tsx';
+import { LoadStatus } from '../shared/load-status.tsx';
+import { useAdminApi } from '../shared/use-admin-api.ts';
+import { useLoaded } from '../shared/use-loaded.ts';
+
+type RefererField = 'userEmail' | 'url';
+
+const validateReferer = (values: Record<RefererField, string>) => validateForm(REFERER_RULES, values);
+
+/** Spec §5: the dropdown lists only users that have an email. */
+export function emailChoices(users: readonly UserRef[], current?: string) {
+  const choices = users
+    .filter((user) => user.email)
+    .map((user) => ({ value: user.email, label: `${user.email} (${user.userName})` }));
+  // A referer whose user is no longer listed keeps its email as a choice.
+  if (current && !choices.some((choice) => choice.value === current))
+    choices.unshift({ value: current, label: current });
+  return choices;
+}
+
+/** Spec §2 "user referers" dialog: a page (url) of a user. Saving answers the whole list. */
+export function RefererUserDialog({
+  referer,
+  onSaved,
+  onFailed,
+  onClose,
+}: {
+  referer: RefererUser | null;
+  onSaved: (list: RefererUser[]) => void;
+  /** Spec §8: a failed save refreshes the list. */
+  onFailed: () => void;
+  onClose: () => void;
+}) {
+  const api = useAdminApi();
+  const users = useLoaded(() => api.usersWithEmail(), 'Die Benutzer konnten nicht geladen werden.', [api]);
+  const form = useForm<RefererField>(
+    { userEmail: referer?.userEmail ?? '', url: referer?.url ?? 'https://' },
+    validateReferer,
+  );
+  const [state, setState] = useState<'idle' | 'saving' | { failure: string }>('idle');
+
+  async function submit() {
+    if (!form.attemptSubmit()) return;
+    setState('saving');
+    try {
+      const { userEmail, url } = form.values;
+      onSaved(await api.saveRefererUser({ ...(referer ? { id: referer.id } : {}), userEmail, url: url.trim() }));
+    } catch (error) {
+      setState({ failure: failureMessage(error, 'Der Referer konnte nicht gespeichert werden.') });
+      onFailed();
+    }
+  }
+
+  return (
+    <ModalDialog title={referer ? 'Referer bearbeiten' : 'Referer hinzufügen'} onClose={onClose}>
+      <LoadStatus loaded={users} loadingText="Benutzer werden geladen …" />
+      <Form onSubmit={() => void submit()} label="Referer">
+        <ChoiceField
+          field={form.field('userEmail')}
+          label="Benutzer"
+          placeholder="Bitte wählen"
+          choices={emailChoices(users.data ?? [], referer?.userEmail)}
+        />
+        <TextField
+          field={form.field('url')}
+          label="URL der Seite"
+          type="text"
+          placeholder="https://www.beispiel.ch/"
+          hint="Die Seite, die Bilder einbettet, mit https://"
+        />
+        {typeof state === 'object' && (
+          <Notice tone="error">
+            <p>{state.failure}</p>
+          </Notice>
+        )}
+        <FormActions>
+          <button type="submit" disabled={state === 'saving'}>
+            Speichern
+          </button>
+          <button type="button" className="button--secondary" onClick={onClose}>
+            Abbrechen
+          </button>
+        </FormActions>
+      </Form>
+    </ModalDialog>
+  );
+}

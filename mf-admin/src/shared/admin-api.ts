@@ -1,0 +1,186 @@
+import type { CameraListItem, Layer, LayerLevel, Quality, RefererUser, UserSummary, Webcam } from '@lakecams/contracts';
+import { type ApiClient, ApiError } from '@lakecams/session';
+
+/** A user as svc-webcam names it in permissions and configurations. */
+export interface UserRef {
+  id: string;
+  userName: string;
+  email: string;
+}
+
+/** Spec §3 "Camera configuration": user null means all other users. */
+export interface CameraConfiguration {
+  id: number;
+  user: UserRef | null;
+  quality: Quality;
+  webcam: { id: number; name: string };
+}
+
+/** Spec §3 "Camera referer booking"; start and end are whole days `YYYY-MM-DD`. */
+export interface RefererBooking {
+  id: number;
+  start: string;
+  end: string;
+  webcamId: number;
+  quality: Quality;
+  refererUserId: number | null;
+  refererUserText: string | null;
+}
+
+export interface ImagePosition {
+  webcamId: number;
+  lat: number;
+  lng: number;
+  direction: number;
+  /** The image from which on the position holds, `yyyyMMddHHmm`. */
+  name: string;
+}
+
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+/** What a layer save sends (spec §7 SetLayer); `file` undefined keeps the stored image. */
+export interface LayerSave {
+  id: number | null;
+  url: string;
+  level: LayerLevel;
+  cron: string;
+  enabled: boolean;
+  cameraId: number;
+  file?: Blob | undefined;
+}
+
+export const jsonBody = (body: unknown, method = 'POST'): RequestInit => ({
+  method,
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+export const withQuery = (path: string, query: Record<string, string | number | undefined>) => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  return `${path}?${params}`;
+};
+
+/** Spec §7: a boolean call answering `false` failed as well. */
+async function expectTrue(result: Promise<boolean>, path: string): Promise<void> {
+  if (!(await result)) throw new ApiError(200, path);
+}
+
+/** The public address of a camera's current image (spec §7 Image/Get). */
+export const cameraImagePath = (cameraName: string) => `/api/Image/Get/camera/${encodeURIComponent(cameraName)}.jpg`;
+
+/** The calls of the administration and camera-setup screens (spec §7 Webcam, News, Referer, Image). */
+export function adminApi(api: ApiClient) {
+  const call = (path: string, init: RequestInit) => expectTrue(api.boolean(path, init), path);
+  return {
+    // Cameras
+    cameras: () => api.json<Webcam[]>('/api/Webcam/GetCameras'),
+    /** Id 0 creates the camera. */
+    saveCamera: (webcam: Webcam) => call('/api/Webcam/Set', jsonBody(webcam)),
+    removeCamera: (webcam: Webcam) => call('/api/Webcam/Delete', jsonBody(webcam, 'DELETE')),
+    /** The camera's latest image, which carries its position; null before the first capture. */
+    async latestImage(cameraName: string) {
+      const [item] = await api.json<CameraListItem[]>(withQuery('/api/Webcam/GetImages', { name: cameraName }));
+      return item?.images.find((image) => image !== null) ?? null;
+    },
+    setPosition: (position: ImagePosition) => call('/api/Image/SetPosition/set', jsonBody(position)),
+    /** A picture taken by hand becomes the camera's current image. */
+    uploadImage: (webcamId: number, file: Blob, fileName: string) => {
+      const body = new FormData();
+      body.append('file', file, fileName);
+      return call(withQuery('/api/Image/Upload', { webcamId }), { method: 'POST', body });
+    },
+
+    // Permissions
+    allUsers: () => api.json<UserSummary[]>('/api/Authenticate/AllUsers'),
+    permittedUsers: (webcamId: number) => api.json<UserRef[]>(withQuery('/api/Webcam/GetUsers/users', { webcamId })),
+    setPermittedUsers: (webcamId: number, users: readonly UserRef[]) =>
+      call(withQuery('/api/Webcam/SetUsers/users', { webcamId }), jsonBody(users)),
+
+    // Quality configurations
+    configurations: (webcamId: number) =>
+      api.json<CameraConfiguration[]>(withQuery('/api/Webcam/GetConfiguration/configuration', { webcamId })),
+    /** `userId` null: the quality for all other users. */
+    setConfiguration: (webcamId: number, userId: string | null, quality: Quality) =>
+      call(
+        withQuery('/api/Webcam/SetConfiguration/configuration', { webcamId, userId: userId ?? undefined, quality }),
+        {
+          method: 'POST',
+        },
+      ),
+    removeConfiguration: (configurationId: number) =>
+      call(withQuery('/api/Webcam/RemoveConfiguration/configuration', { configurationId }), { method: 'DELETE' }),
+
+    // Referer bookings
+    bookings: (webcamId: number) =>
+      api.json<RefererBooking[]>(withQuery('/api/Webcam/GetReferers/referers', { webcamId })),
+    saveBooking: (webcamId: number, booking: RefererBooking) =>
+      api.json<RefererBooking>(withQuery('/api/Webcam/SetReferer/referer', { webcamId }), jsonBody(booking, 'PUT')),
+    removeBooking: (webcamId: number, refererId: number) =>
+      call(withQuery('/api/Webcam/RemoveReferer/referer', { webcamId, refererId }), { method: 'DELETE' }),
+
+    // News
+    async news() {
+      const response = await api.fetch('/api/News/News/news');
+      if (!response.ok) throw await ApiError.from(response, '/api/News/News/news');
+      return (await response.text()).trim();
+    },
+    setNews: (text: string) => call('/api/News/News/news', jsonBody({ text }, 'PUT')),
+
+    // Referer users
+    refererUsers: () => api.json<RefererUser[]>('/api/Referer/GetRefererUsers'),
+    /** Users that may become referer users: those with an email. */
+    usersWithEmail: () => api.json<UserRef[]>('/api/Referer/GetUsers/users'),
+    /** Returns the whole list after the change. */
+    saveRefererUser: (referer: { id?: number; url: string; userEmail: string }) =>
+      api.json<RefererUser[]>('/api/Referer/Set', jsonBody(referer, 'PUT')),
+    removeRefererUser: (id: number) => call(withQuery('/api/Referer/Delete', { id }), { method: 'DELETE' }),
+
+    // Camera setup
+    /** The acting user's urls (an admin's: all). */
+    referers: () => api.json<RefererUser[]>('/api/Referer/GetReferers'),
+    /** Cameras the acting user may configure, narrowed to those booked for `url` when given. */
+    configurableCameras: (url?: string) =>
+      api.json<Webcam[]>(withQuery('/api/Referer/GetCameras/Cameras', { url: url || undefined })),
+    cameraInfo: (cameraId: number) => api.json<ImageSize>(withQuery('/api/Referer/GetCameraInfo', { cameraId })),
+    layers: (url: string, level: LayerLevel, cameraId: number) =>
+      api.json<Layer[]>(withQuery('/api/Referer/GetLayer/layer', { url, level, cameraId })),
+    async layerImage(layerId: number, cameraId: number): Promise<Blob> {
+      const path = withQuery('/api/Referer/GetLayerImage/layerimage', { layerId, cameraId });
+      const response = await api.fetch(path);
+      if (!response.ok) throw await ApiError.from(response, path);
+      return response.blob();
+    },
+    /** Returns the id of the saved layer; spec §8: an empty id is an error. */
+    async saveLayer(layer: LayerSave): Promise<number> {
+      const path = '/api/Referer/SetLayer/layer';
+      const body = new FormData();
+      body.append('url', layer.url);
+      body.append('level', layer.level);
+      body.append('id', layer.id === null ? '' : String(layer.id));
+      body.append('enabled', String(layer.enabled));
+      body.append('cron', layer.cron);
+      body.append('cameraId', String(layer.cameraId));
+      // Last, so the server has every field when the file streams in.
+      if (layer.file) body.append('file', layer.file, layer.file instanceof File ? layer.file.name : 'layer.png');
+      const response = await api.fetch(path, { method: 'POST', body });
+      if (!response.ok) throw await ApiError.from(response, path);
+      const id = (await response.text()).trim().replace(/^"|"$/g, '');
+      if (!/^\d+$/.test(id)) throw new ApiError(response.status, path, 'Der Server hat keine Layer-Id zurückgegeben.');
+      return Number(id);
+    },
+    deleteLayer: (layerId: number, cameraId: number) =>
+      call(withQuery('/api/Referer/DeleteLayer/layer', { layerId, cameraId }), { method: 'DELETE' }),
+  };
+}
+
+export type AdminApi = ReturnType<typeof adminApi>;
+
+/** The server's message for the user, or a general one when it gave none. */
+export function failureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  return fallback;
+}
