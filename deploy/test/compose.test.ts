@@ -1,0 +1,198 @@
+import { SERVICES } from '@lakecams/contracts';
+import { defaultRemoteManifests, GatewayConfigSchema, remoteTargetsFrom } from '@lakecams/gateway';
+import { BaseConfigSchema, databaseUrlFor, loadConfig } from '@lakecams/service-kit';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import {
+  composeVariables,
+  environmentReadBy,
+  environmentReadByFrontend,
+  FRONTEND_DOCKERFILE,
+  FRONTEND_TARGETS,
+  healthRoutes,
+  type Loose,
+  loadCompose,
+  parseDockerfile,
+  parseEnvFile,
+  readJson,
+  readText,
+  SERVICE_DOCKERFILE,
+  SERVICE_TARGETS,
+  stageChain,
+  stageEnv,
+} from './deploy-files.ts';
+
+const { text, doc: compose } = loadCompose();
+const services: Record<string, Loose> = compose.services;
+const serviceStages = parseDockerfile(SERVICE_DOCKERFILE);
+const frontendStages = parseDockerfile(FRONTEND_DOCKERFILE);
+
+/** The environment a container starts with: its image's ENV, then compose's `environment`. */
+function containerEnv(name: string): Record<string, string> {
+  const service = services[name];
+  const stages = service.build.dockerfile === FRONTEND_DOCKERFILE ? frontendStages : serviceStages;
+  return { ...Object.fromEntries(stageEnv(stages, service.build.target)), ...service.environment };
+}
+
+/** host, port and path of the URL in a healthcheck command. */
+function healthcheckUrl(service: Loose): URL {
+  const command = [service.healthcheck?.test ?? []].flat().join(' ');
+  const url = /https?:\/\/[^'"\s)]+/.exec(command)?.[0];
+  if (!url) throw new Error(`no URL in healthcheck ${command}`);
+  return new URL(url);
+}
+
+describe('compose.yaml', () => {
+  it('is valid against the Compose specification schema', () => {
+    // The schema names the https spelling of draft-07's meta-schema, which Ajv knows by its http name.
+    const { $schema: _, ...schema } = readJson<{ $schema: string }>('node_modules/dclint/schemas/compose.schema.json');
+    const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+  });
+
+  it('takes every secret from the environment, and .env.example lists every variable it reads', () => {
+    const variables = composeVariables(text);
+    const example = parseEnvFile(readText('deploy/.env.example'));
+    expect([...variables.keys()].filter((name) => !example.has(name))).toEqual([]);
+    expect([...example.keys()].filter((name) => !variables.has(name))).toEqual([]);
+    for (const secret of ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'CAPTCHA_HMAC_SECRET', 'POSTGRES_PASSWORD']) {
+      expect(variables.get(secret), secret).toBe('required');
+      expect(example.get(secret), `${secret} has no value in git`).toBe('');
+    }
+    expect(() => loadCompose({ JWT_PRIVATE_KEY: '' })).toThrow(/JWT_PRIVATE_KEY/);
+  });
+
+  it('builds every service, the gateway and every front end as its own image from a Dockerfile target', () => {
+    const built = Object.entries(services).filter(([, service]) => service.build);
+    expect(built.map(([name]) => name).sort()).toEqual([...SERVICE_TARGETS, ...FRONTEND_TARGETS].sort());
+    for (const [name, service] of built) {
+      expect(service.build.context).toBe('..');
+      const stages = service.build.dockerfile === SERVICE_DOCKERFILE ? serviceStages : frontendStages;
+      expect(stages.map((stage) => stage.name)).toContain(service.build.target);
+      expect(service.build.target).toBe(name);
+      expect(service.image).toMatch(new RegExp(`^lakecams/${name}:`));
+    }
+  });
+
+  it('sets only environment variables the code reads', () => {
+    for (const name of SERVICE_TARGETS) {
+      const read = environmentReadBy(name);
+      const unknown = Object.keys(containerEnv(name)).filter((key) => key !== 'NODE_ENV' && !read.has(key));
+      expect(unknown, name).toEqual([]);
+    }
+    const frontendRead = environmentReadByFrontend();
+    for (const name of FRONTEND_TARGETS) {
+      expect(Object.keys(services[name].environment ?? {}).filter((key) => !frontendRead.has(key)), name).toEqual([]);
+    }
+  });
+
+  it('gives each service a configuration its loader accepts, and its own database on the compose PostgreSQL', () => {
+    const initScript = readText('deploy/compose/create-databases.sh');
+    for (const service of SERVICES) {
+      const env = containerEnv(`svc-${service}`);
+      expect(() => loadConfig(BaseConfigSchema, env)).not.toThrow();
+      const url = new URL(databaseUrlFor(service, env) ?? '');
+      expect(url.host).toBe('postgres:5432');
+      expect(url.pathname).toBe(`/lakecams_${service}`);
+      expect(url.username).toBe(service);
+      // The init script names databases lakecams_<service> and roles <service>, with the password compose sets.
+      expect(initScript).toContain('database="lakecams_$service"');
+      expect(services.postgres.environment).toHaveProperty(`POSTGRES_PASSWORD_${service.toUpperCase()}`);
+      expect(initScript).toContain('for service in identity webcam referer imaging;');
+      expect(env.NATS_URL).toBe('nats://nats:4222');
+      expect(env.PORT).toBe('8080');
+      expect(env.HOST).toBe('0.0.0.0');
+    }
+    expect(containerEnv('svc-identity').JWT_PRIVATE_KEY).toBeTruthy();
+    for (const name of ['svc-webcam', 'svc-referer', 'svc-imaging']) expect(containerEnv(name).JWT_PUBLIC_KEY).toBeTruthy();
+  });
+
+  it('points the gateway at every service on the port the service listens on', () => {
+    const env = containerEnv('gateway');
+    const config = loadConfig(GatewayConfigSchema, env);
+    expect(config.PORT).toBe(8080);
+    const targets = remoteTargetsFrom(env);
+    for (const service of SERVICES) {
+      const target = targets[service];
+      if (target.kind !== 'remote') throw new Error('expected a remote target');
+      for (const url of target.urls) {
+        const { hostname, port } = new URL(url);
+        expect(hostname).toBe(`svc-${service}`);
+        expect(port).toBe(containerEnv(`svc-${service}`).PORT);
+      }
+    }
+  });
+
+  it('publishes only the gateway, on its listening port', () => {
+    const publishing = Object.entries(services).filter(([, service]) => service.ports?.length);
+    expect(publishing.map(([name]) => name)).toEqual(['gateway']);
+    expect(String(services.gateway.ports[0]).split(':').at(-1)).toBe(containerEnv('gateway').PORT);
+  });
+
+  it('checks health on paths the services answer, at the port they listen on', () => {
+    const routes = healthRoutes();
+    for (const name of SERVICE_TARGETS) {
+      const url = healthcheckUrl(services[name]);
+      expect(routes, name).toContain(url.pathname);
+      expect(url.port).toBe(containerEnv(name).PORT);
+    }
+  });
+
+  it('starts services after what they depend on is healthy', () => {
+    // A compose healthcheck, or a HEALTHCHECK in the image the service is built as.
+    const healthy = (name: string) => {
+      const service = services[name];
+      if (service?.healthcheck) return true;
+      const stages = service?.build?.dockerfile === FRONTEND_DOCKERFILE ? frontendStages : serviceStages;
+      return stageChain(stages, service?.build?.target ?? '').some((stage) =>
+        stage.instructions.some((instruction) => instruction.keyword === 'HEALTHCHECK'),
+      );
+    };
+    for (const [name, service] of Object.entries(services)) {
+      for (const [dependency, { condition }] of Object.entries<{ condition: string }>(service.depends_on ?? {})) {
+        expect(services, `${name} depends on ${dependency}`).toHaveProperty(dependency);
+        expect(condition).toBe('service_healthy');
+        expect(healthy(dependency), dependency).toBe(true);
+      }
+    }
+    for (const service of SERVICES) {
+      expect(Object.keys(services[`svc-${service}`].depends_on)).toEqual(['postgres', 'nats']);
+    }
+    expect(Object.keys(services.gateway.depends_on)).toEqual(
+      expect.arrayContaining([...SERVICES.map((s) => `svc-${s}`), ...FRONTEND_TARGETS]),
+    );
+  });
+
+  it('runs NATS with JetStream on a volume and PostgreSQL with its data on a volume', () => {
+    const command: string[] = services.nats.command;
+    expect(command).toContain('-js');
+    const storeDir = command[command.indexOf('-sd') + 1];
+    expect(services.nats.volumes).toContain(`nats-data:${storeDir}`);
+    expect(services.postgres.volumes).toContain('postgres-data:/var/lib/postgresql');
+    expect(services.postgres.volumes).toContain(
+      './compose/create-databases.sh:/docker-entrypoint-initdb.d/10-create-databases.sh:ro',
+    );
+  });
+
+  it('runs svc-imaging replicated on one shared image store', () => {
+    const imaging = services['svc-imaging'];
+    expect(Number(imaging.deploy.replicas)).toBeGreaterThanOrEqual(2);
+    expect(imaging.volumes).toContain(`images:${containerEnv('svc-imaging').IMAGE_STORE_DIR}`);
+    expect(compose.volumes).toHaveProperty('images');
+    // Replicas must not share a REPLICA_ID; the default (host name and pid) differs per container.
+    expect(imaging.environment).not.toHaveProperty('REPLICA_ID');
+  });
+
+  it('lets the gateway serve each front end from the volume its image publishes the build into', () => {
+    const frontendRoot = containerEnv('gateway').FRONTEND_ROOT;
+    const remoteFolders = Object.values(defaultRemoteManifests()).map((url) => url.split('/').at(-2));
+    expect(remoteFolders.sort()).toEqual(FRONTEND_TARGETS.filter((name) => name !== 'shell').sort());
+    for (const name of FRONTEND_TARGETS) {
+      const publishDir = containerEnv(name).PUBLISH_DIR;
+      const volume = (services[name].volumes as string[]).find((mount) => mount.endsWith(`:${publishDir}`));
+      expect(volume, name).toBeDefined();
+      const volumeName = volume?.split(':')[0];
+      expect(services.gateway.volumes).toContain(`${volumeName}:${frontendRoot}/${name}/dist:ro`);
+    }
+  });
+});
