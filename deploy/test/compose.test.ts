@@ -48,6 +48,10 @@ describe('compose.yaml', () => {
     const { $schema: _, ...schema } = readJson<{ $schema: string }>('node_modules/dclint/schemas/compose.schema.json');
     const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
     expect(validate(compose) ? [] : validate.errors).toEqual([]);
+    // The schema is not vacuous: a misspelt key is refused.
+    const misspelt = structuredClone(compose);
+    misspelt.services.gateway.helthcheck = misspelt.services.gateway.healthcheck;
+    expect(validate(misspelt)).toBe(false);
   });
 
   it('takes every secret from the environment, and .env.example lists every variable it reads', () => {
@@ -82,7 +86,10 @@ describe('compose.yaml', () => {
     }
     const frontendRead = environmentReadByFrontend();
     for (const name of FRONTEND_TARGETS) {
-      expect(Object.keys(services[name].environment ?? {}).filter((key) => !frontendRead.has(key)), name).toEqual([]);
+      expect(
+        Object.keys(services[name].environment ?? {}).filter((key) => !frontendRead.has(key)),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -104,7 +111,8 @@ describe('compose.yaml', () => {
       expect(env.HOST).toBe('0.0.0.0');
     }
     expect(containerEnv('svc-identity').JWT_PRIVATE_KEY).toBeTruthy();
-    for (const name of ['svc-webcam', 'svc-referer', 'svc-imaging']) expect(containerEnv(name).JWT_PUBLIC_KEY).toBeTruthy();
+    for (const name of ['svc-webcam', 'svc-referer', 'svc-imaging'])
+      expect(containerEnv(name).JWT_PUBLIC_KEY).toBeTruthy();
   });
 
   it('points the gateway at every service on the port the service listens on', () => {

@@ -167,7 +167,10 @@ export function workspaceClosure(folder: string, withDev: boolean): Set<string> 
   const seen = new Set<string>();
   const visit = (current: string, dev: boolean) => {
     const manifest = readJson<Record<string, Record<string, string>>>(`${current}/package.json`);
-    const names = [...Object.keys(manifest.dependencies ?? {}), ...(dev ? Object.keys(manifest.devDependencies ?? {}) : [])];
+    const names = [
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...(dev ? Object.keys(manifest.devDependencies ?? {}) : []),
+    ];
     for (const name of names) {
       const dependency = folders.get(name);
       if (!dependency || seen.has(dependency)) continue;
