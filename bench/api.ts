@@ -1,0 +1,101 @@
+import { imageNameOf } from '@lakecams/contracts';
+import pg from 'pg';
+import type { BenchContext } from './context.ts';
+import { fetchOk, log, type ResultRow, row, startNodeServer, verdict, wrkInTurns } from './harness.ts';
+import type { BenchPortal } from './portals.ts';
+
+export const API_PATH = '/api/Webcam/GetImages';
+export const SEEDED_CAMERAS = 1000;
+
+/**
+ * Bring the camera list to `total` cameras with an image each, written straight into svc-webcam's database:
+ * cameras and one row of its image projection. svc-imaging never hears of them, so nothing is captured and
+ * the benchmark measures the list alone.
+ */
+export async function seedCameras(portal: BenchPortal, total = SEEDED_CAMERAS): Promise<number> {
+  const listed = ((await (await fetchOk(`${portal.url}${API_PATH}`)).json()) as unknown[]).length;
+  const missing = total - listed;
+  if (missing > 0) {
+    const client = new pg.Client({ connectionString: portal.webcamDatabaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `with created as (
+           insert into webcams (name, pattern, distance, angle, interval_min, webcam_type)
+           select 'Bench-' || lpad(i::text, 4, '0'), 'http://127.0.0.1:9/bench/' || i || '.jpg', 5, 60, 60, 'STATIC'
+           from generate_series(1, $1::int) as i
+           on conflict (name) do nothing
+           returning id)
+         insert into webcam_images (webcam_id, name, lat, lng, direction)
+         select id, $2, 47.15 + random() * 0.15, 8.55 + random() * 0.35, floor(random() * 360)::int from created`,
+        [missing, imageNameOf(new Date())],
+      );
+    } finally {
+      await client.end();
+    }
+  }
+  const now = ((await (await fetchOk(`${portal.url}${API_PATH}`)).json()) as unknown[]).length;
+  log(`camera list of the ${portal.mode} portal: ${now} cameras`);
+  return now;
+}
+
+/** GetImages with 1000 cameras at 50 connections, against plain node:http + pg running the same queries. */
+export async function api(context: BenchContext): Promise<ResultRow[]> {
+  const portal = await context.embedded();
+  const cameras = await seedCameras(portal);
+  context.seededCameras = cameras;
+  const baseline = await startNodeServer(
+    'api-baseline-server.ts',
+    { BASELINE_DATABASE_URL: portal.webcamDatabaseUrl },
+    'BASELINE_URL',
+  );
+  try {
+    const sizes = await Promise.all(
+      [portal.url + API_PATH, baseline.url].map(async (url) => (await (await fetchOk(url)).arrayBuffer()).byteLength),
+    );
+    log(`GetImages body: portal ${sizes[0]} bytes, baseline ${sizes[1]} bytes`);
+    const results = await wrkInTurns(
+      [
+        { label: 'baseline', url: baseline.url },
+        { label: 'portal', url: `${portal.url}${API_PATH}` },
+      ],
+      { connections: 50 },
+    );
+    const [p, b] = [results.portal, results.baseline] as const;
+    if (!p || !b) throw new Error('wrk gave no result');
+    const common = {
+      benchmark: 'API',
+      case: `GetImages, ${cameras} cameras, 50 conn.`,
+      baselineLabel: 'node:http + pg',
+    };
+    return [
+      row({
+        ...common,
+        metric: 'requests/s',
+        unit: 'req/s',
+        portal: p.requestsPerSecond,
+        baseline: b.requestsPerSecond,
+      }),
+      row({ ...common, metric: 'p50 latency', unit: 'ms', portal: p.p50, baseline: b.p50 }),
+      row({
+        ...common,
+        metric: 'p99 latency',
+        unit: 'ms',
+        portal: p.p99,
+        baseline: b.p99,
+        target: '≤ 20 ms',
+        verdict: verdict(p.p99 <= 20),
+      }),
+      row({
+        ...common,
+        metric: 'errors',
+        unit: 'count',
+        portal: p.errors,
+        baseline: b.errors,
+        note: `body ${((sizes[0] ?? 0) / 1024).toFixed(0)} KiB`,
+      }),
+    ];
+  } finally {
+    await baseline.close();
+  }
+}

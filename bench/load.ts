@@ -1,0 +1,6 @@
+import type { BenchContext } from './context.ts';
+import type { ResultRow } from './harness.ts';
+
+export async function load(_context: BenchContext): Promise<ResultRow[]> {
+  return [];
+}

@@ -1,0 +1,235 @@
+import { SERVICES, type ServiceName } from '@lakecams/contracts';
+import { dropDatabase, withDatabase } from '@lakecams/service-kit';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { createTestClient } from '@lakecams/service-kit/testing';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PortalOptions } from '../scripts/portal.ts';
+import { freePort } from '../e2e/browser.ts';
+import { buildMissingFrontends } from '../scripts/frontend-build.ts';
+import {
+  childrenOf,
+  descendantsOf,
+  fetchOk,
+  log,
+  NODE,
+  PROFILE_DIR,
+  PROFILING,
+  profileFlags,
+  RESULTS_DIR,
+  sleep,
+  stopProcessGroup,
+  waitForOutput,
+  waitUntilQuiet,
+  ROOT,
+} from './harness.ts';
+
+/** A portal the benchmarks run against, in either mode, with the processes whose memory counts. */
+export interface BenchPortal {
+  mode: 'embedded' | 'distributed';
+  url: string;
+  /** The svc-webcam database (seeding the camera list). */
+  webcamDatabaseUrl: string;
+  /** The portal's own processes, labelled (embedded: the Node process; PostgreSQL counted apart). */
+  processes(): { label: string; pid: number }[];
+  /**
+   * Where to log in. Distributed mode: svc-identity itself, because the gateway's proxy forwards request
+   * bodies empty (see bench/README.md); embedded: the gateway.
+   */
+  loginUrl: string;
+  /** The demo administrator, when this start created one. */
+  demoAdmin: { username: string; password: string } | null;
+  /** Freeze every process of the portal (SIGSTOP), so it takes no CPU while another target is measured. */
+  pause(): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
+function signalGroup(leader: number | undefined, signal: NodeJS.Signals): void {
+  if (leader) process.kill(-leader, signal);
+}
+
+export const DATABASE_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
+/** Minutes of demo history rendered at start: a little, so that starting costs seconds rather than minutes. */
+const DEMO_BACKFILL_MINUTES = 3;
+
+/** Demo cameras are listed and the demo backfill has finished. */
+async function waitForDemoCameras(url: string, pids: () => number[]): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${url}/api/Webcam/GetImages`).catch(() => null);
+    const list = response?.ok ? ((await response.json()) as unknown[]) : [];
+    if (list.length >= 8) break;
+    await sleep(500);
+  }
+  await waitUntilQuiet(pids);
+}
+
+/** The embedded portal of `npm start` in a child process with a fresh data folder under bench/.results/. */
+export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> = {}): Promise<BenchPortal> {
+  buildMissingFrontends(ROOT);
+  const dataDir = join(RESULTS_DIR, `embedded-${randomBytes(4).toString('hex')}`);
+  await mkdir(dataDir, { recursive: true });
+  const portalOptions: PortalOptions = {
+    dataDir,
+    embeddedPostgresPort: await freePort(),
+    demoBackfillMinutes: DEMO_BACKFILL_MINUTES,
+    ...options,
+  };
+  const child = spawn(NODE, [...profileFlags('embedded'), join(ROOT, 'bench', 'embedded-portal.ts')], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, BENCH_PORTAL_OPTIONS: JSON.stringify(portalOptions) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    if (/error|fatal/i.test(text)) process.stderr.write(`[embedded portal] ${text}`);
+  });
+  const match = await waitForOutput(child, /BENCH_PORTAL (\{.*\})\n/, 180_000, 'embedded portal');
+  const started = JSON.parse(match[1] as string) as {
+    url: string;
+    databaseUrls: Record<ServiceName, string>;
+    demoAdmin: BenchPortal['demoAdmin'];
+  };
+  const pid = child.pid as number;
+  log(`embedded portal at ${started.url} (pid ${pid})`);
+  await waitForDemoCameras(started.url, () => [pid, ...descendantsOf(pid)]);
+  return {
+    mode: 'embedded',
+    url: started.url.replace('localhost', '127.0.0.1'),
+    loginUrl: started.url.replace('localhost', '127.0.0.1'),
+    webcamDatabaseUrl: started.databaseUrls.webcam,
+    demoAdmin: started.demoAdmin,
+    processes: () => [
+      { label: 'node (gateway + 4 services)', pid },
+      ...descendantsOf(pid).map((p) => ({ label: 'postgres', pid: p })),
+    ],
+    pause: () => signalGroup(pid, 'SIGSTOP'),
+    resume: () => signalGroup(pid, 'SIGCONT'),
+    close: async () => {
+      signalGroup(pid, 'SIGCONT');
+      await stopProcessGroup(child);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `npm run start:distributed` on the machine's PostgreSQL and NATS, with fresh databases and bus namespace. */
+export async function startDistributedBenchPortal(): Promise<BenchPortal> {
+  buildMissingFrontends(ROOT);
+  const prefix = `lakecams_bench_${randomBytes(4).toString('hex')}`;
+  const dataDir = join(RESULTS_DIR, `distributed-${randomBytes(4).toString('hex')}`);
+  await mkdir(dataDir, { recursive: true });
+  const port = await freePort();
+  const serviceBasePort = 20_000 + Math.floor(Math.random() * 20_000);
+  const databaseUrls = Object.fromEntries(
+    SERVICES.map((service) => [service, withDatabase(DATABASE_SERVER, `${prefix}_${service}`)]),
+  ) as Record<ServiceName, string>;
+  const child = spawn(NODE, [join(ROOT, 'scripts', 'start-distributed.ts')], {
+    cwd: ROOT,
+    detached: true,
+    env: {
+      ...process.env,
+      ...Object.fromEntries(SERVICES.map((s) => [`DATABASE_URL_${s.toUpperCase()}`, databaseUrls[s]])),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SERVICE_BASE_PORT: String(serviceBasePort),
+      NATS_URL,
+      BUS_NAMESPACE: prefix,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      DEMO_BACKFILL_MINUTES: String(DEMO_BACKFILL_MINUTES),
+      // Every process writes its own profile (named by pid).
+      ...(PROFILING ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const cleanup = async () => {
+    signalGroup(child.pid, 'SIGCONT');
+    await stopProcessGroup(child);
+    for (const service of SERVICES) await dropDatabase(databaseUrls[service]).catch(() => {});
+    const nc = await connect({ servers: NATS_URL });
+    await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${prefix}`).catch(() => false);
+    await nc.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForOutput(child, /running at/, 180_000, 'distributed portal');
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const leader = child.pid as number;
+  const labelOf = (pid: number) => {
+    try {
+      const script = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .find((arg) => arg.endsWith('server.ts'));
+      const replica = /(?:^|\0)REPLICA_ID=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1];
+      const name = script?.split('/').at(-3) ?? 'process';
+      return name === 'gateway' ? 'gateway' : (replica ?? name);
+    } catch {
+      return 'process';
+    }
+  };
+  const processes = () => childrenOf(leader).map((pid) => ({ label: labelOf(pid), pid }));
+  log(`distributed portal at ${url} (${processes().length} processes)`);
+  await fetchOk(`${url}/ready`);
+  await waitForDemoCameras(url, () => processes().map((p) => p.pid));
+  const demoAdmin = /username (\S+), password (\S+)/.exec(output);
+  return {
+    mode: 'distributed',
+    url,
+    // start-distributed.ts gives the services consecutive ports in the order of SERVICES, identity first.
+    loginUrl: `http://127.0.0.1:${serviceBasePort + SERVICES.indexOf('identity')}`,
+    webcamDatabaseUrl: databaseUrls.webcam,
+    demoAdmin: demoAdmin ? { username: demoAdmin[1] as string, password: demoAdmin[2] as string } : null,
+    processes,
+    pause: () => signalGroup(leader, 'SIGSTOP'),
+    resume: () => signalGroup(leader, 'SIGCONT'),
+    close: cleanup,
+  };
+}
+
+/** The portal's API as its demo administrator (anti-forgery cookie and bearer token like the page). */
+export async function adminClient(portal: BenchPortal) {
+  if (!portal.demoAdmin) throw new Error(`the ${portal.mode} portal created no demo administrator`);
+  const login = await createTestClient(portal.loginUrl).post('/api/Authenticate/Authenticate', portal.demoAdmin);
+  if (login.status !== 200) throw new Error(`admin login answered ${login.status}: ${login.text}`);
+  const client = createTestClient(portal.url);
+  client.setToken(login.json.jwtToken);
+  return client;
+}
+
+/**
+ * Give a camera's "all other users" configuration this quality and wait until delivery applies it (the
+ * change reaches svc-imaging as an event).
+ */
+export async function setPublicQuality(portal: BenchPortal, camera: string, quality: string): Promise<void> {
+  const client = await adminClient(portal);
+  const [webcam] = (await client.get(`/api/Webcam/GetCameras?name=${camera}`)).json as { id: number }[];
+  if (!webcam) throw new Error(`no camera ${camera}`);
+  const set = await client.post(`/api/Webcam/SetConfiguration/configuration?webcamId=${webcam.id}&quality=${quality}`);
+  if (set.status !== 200) throw new Error(`SetConfiguration answered ${set.status}: ${set.text}`);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${portal.url}/api/Image/Get/camera/${camera}.jpg`);
+    await response.arrayBuffer();
+    if (response.headers.get('x-image-quality')?.startsWith(quality)) return;
+    await sleep(250);
+  }
+  throw new Error(`${camera} is not delivered at ${quality} after 30 s`);
+}
