@@ -90,6 +90,9 @@ function CameraSetup() {
   );
 }
 
+/** How long after a layer change the preview is loaded once more. */
+export const LAYER_SETTLE_MS = 1500;
+
 type LayerDialog = { kind: 'edit' | 'delete'; layer: Layer };
 
 function CameraLayers({ url, webcam }: { url: string; webcam: Webcam }) {
@@ -98,7 +101,17 @@ function CameraLayers({ url, webcam }: { url: string; webcam: Webcam }) {
   const [dialog, setDialog] = useState<LayerDialog | null>(null);
   // Bumped after every layer change: thumbnails and the composed preview load again.
   const [imageVersion, setImageVersion] = useState(() => Date.now());
-  const changed = () => setImageVersion(Date.now());
+  const [changes, setChanges] = useState(0);
+  useEffect(() => {
+    if (changes === 0) return;
+    // Image delivery hears of a layer change by event, a moment later: look once more then.
+    const timer = setTimeout(() => setImageVersion(Date.now()), LAYER_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [changes]);
+  const changed = () => {
+    setImageVersion(Date.now());
+    setChanges((count) => count + 1);
+  };
   const close = () => setDialog(null);
 
   return (
