@@ -22,6 +22,8 @@ export interface CaptureContext {
   /** Which replica claims a tick (shown on the job dashboard). */
   replicaId: string;
   limits?: FetchLimits;
+  /** How often a running capture renews its claim (default 5 s). */
+  heartbeatMs?: number;
   /** Where the picture comes from; the camera URL by default. */
   source?: (camera: CameraRow, at: Date) => Promise<Buffer>;
 }
@@ -54,7 +56,8 @@ export async function captureTick(
   uploaded?: Buffer,
 ): Promise<CaptureOutcome> {
   const name = imageNameOf(tick);
-  const row = { status: 'running', attempt, claimedBy: context.replicaId, startedAt: new Date() } as const;
+  const now = new Date();
+  const row = { status: 'running', attempt, claimedBy: context.replicaId, startedAt: now, heartbeatAt: now } as const;
   const claimed = await context.db
     .insertInto('captures')
     .values({ webcamId: camera.webcamId, name, ...row })
@@ -69,7 +72,71 @@ export async function captureTick(
     )
     .executeTakeFirst();
   if (!claimed.numInsertedOrUpdatedRows) return { outcome: 'skipped' };
+  return runClaimedCapture(context, camera, tick, uploaded);
+}
 
+/** Defaults for a claim's heartbeat, and how old a heartbeat may get before another replica takes over. */
+export const DEFAULT_HEARTBEAT_MS = 5_000;
+export const DEFAULT_TAKEOVER_AFTER_MS = 20_000;
+
+/**
+ * Claims of replicas that died mid-capture (their heartbeat stopped): this replica takes each over, once,
+ * and captures that tick itself. The conditional update lets only one replica win a claim.
+ */
+export async function takeOverStaleCaptures(
+  context: CaptureContext,
+  cameraById: (webcamId: number) => Promise<CameraRow | undefined>,
+  staleAfterMs = DEFAULT_TAKEOVER_AFTER_MS,
+): Promise<CaptureOutcome[]> {
+  const taken = await context.db
+    .updateTable('captures')
+    .set((eb) => ({ claimedBy: context.replicaId, attempt: eb('attempt', '+', 1), heartbeatAt: new Date() }))
+    .where('status', '=', 'running')
+    .where('heartbeatAt', '<', new Date(Date.now() - staleAfterMs))
+    .returning(['webcamId', 'name', 'startedAt'])
+    .execute();
+  const outcomes: CaptureOutcome[] = [];
+  for (const claim of taken) {
+    const camera = await cameraById(claim.webcamId);
+    const tick = new Date(claim.startedAt);
+    tick.setSeconds(0, 0);
+    if (camera && imageNameOf(tick) === claim.name) {
+      context.log.warn({ camera: camera.name, tick: claim.name }, 'taking over a capture whose replica stopped');
+      outcomes.push(await runClaimedCapture(context, camera, tick));
+    } else {
+      await context.db
+        .updateTable('captures')
+        .set({ status: 'failed', error: 'Abandoned by a stopped replica' })
+        .where('webcamId', '=', claim.webcamId)
+        .where('name', '=', claim.name)
+        .execute();
+    }
+  }
+  return outcomes;
+}
+
+async function runClaimedCapture(
+  context: CaptureContext,
+  camera: CameraRow,
+  tick: Date,
+  uploaded?: Buffer,
+): Promise<CaptureOutcome> {
+  const name = imageNameOf(tick);
+  const mine = () =>
+    context.db
+      .updateTable('captures')
+      .where('webcamId', '=', camera.webcamId)
+      .where('name', '=', name)
+      .where('claimedBy', '=', context.replicaId);
+  // While this runs, the heartbeat tells the other replicas this claim is alive.
+  const heartbeat = setInterval(() => {
+    mine()
+      .set({ heartbeatAt: new Date() })
+      .where('status', '=', 'running')
+      .execute()
+      .catch(() => undefined);
+  }, context.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  heartbeat.unref();
   const started = performance.now();
   try {
     const source =
@@ -77,8 +144,7 @@ export async function captureTick(
     const input = uploaded ?? (await source(camera, tick));
     const { width, height, variants } = await deriveQualityVariants(input);
     await context.store.save(camera.name, name, variants);
-    await context.db
-      .updateTable('captures')
+    const finished = await mine()
       .set({
         status: 'done',
         durationMs: Math.round(performance.now() - started),
@@ -90,24 +156,23 @@ export async function captureTick(
         lng: camera.lng,
         direction: camera.direction,
       })
-      .where('webcamId', '=', camera.webcamId)
-      .where('name', '=', name)
-      .execute();
+      .executeTakeFirst();
+    // Another replica took this claim over meanwhile: its capture is the one recorded.
+    if (!finished.numUpdatedRows) return { outcome: 'skipped' };
     const image = imageOf(camera, name);
     await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
     await announceImage(context.bus, image);
     return { outcome: 'captured', image };
   } catch (error) {
     const message = (error as Error).message.slice(0, 500);
-    await context.db
-      .updateTable('captures')
+    await mine()
       .set({ status: 'failed', durationMs: Math.round(performance.now() - started), error: message })
-      .where('webcamId', '=', camera.webcamId)
-      .where('name', '=', name)
       .execute();
     context.log.warn({ camera: camera.name, tick: name, error: message }, 'capture failed');
     await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
     await context.bus.publishEvent(SUBJECTS.captureFailed, { webcamId: camera.webcamId, name, error: message });
     return { outcome: 'failed', error: message };
+  } finally {
+    clearInterval(heartbeat);
   }
 }

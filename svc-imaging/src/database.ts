@@ -22,6 +22,8 @@ export interface CapturesTable {
   attempt: Generated<number>;
   claimedBy: string;
   startedAt: ColumnType<Date, Date | undefined, Date>;
+  /** Renewed while the capture runs; a stale one marks a claim of a stopped replica. */
+  heartbeatAt: ColumnType<Date, Date | undefined, Date>;
   durationMs: number | null;
   error: string | null;
   width: number | null;

@@ -14,6 +14,10 @@ export interface ImagingOptions {
   fetchLimits?: FetchLimits;
   /** Memory for pictures with layers drawn in (default 64 MiB). */
   composedCacheBytes?: number;
+  /** A running capture renews its claim this often (default 5 s)… */
+  heartbeatMs?: number;
+  /** …and another replica takes a claim over when its heartbeat is older than this (default 20 s). */
+  takeoverAfterMs?: number;
   /** Days images are kept (default 14). */
   retentionDays?: number;
 }

@@ -5,6 +5,7 @@ import * as jobRuns from './2026-11-22-03-job-runs.ts';
 import * as cameraAccess from './2026-11-22-04-camera-access.ts';
 import * as paused from './2026-11-22-05-paused.ts';
 import * as layers from './2026-11-22-06-layers.ts';
+import * as heartbeat from './2026-11-22-07-heartbeat.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-cameras': cameras,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-04-camera-access': cameraAccess,
   '2026-11-22-05-paused': paused,
   '2026-11-22-06-layers': layers,
+  '2026-11-22-07-heartbeat': heartbeat,
 };

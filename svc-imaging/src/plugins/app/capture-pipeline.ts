@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { hostname } from 'node:os';
-import { type CaptureContext, captureTick } from '../../capture.ts';
+import {
+  type CaptureContext,
+  captureTick,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_TAKEOVER_AFTER_MS,
+  takeOverStaleCaptures,
+} from '../../capture.ts';
 import type { CameraRow, Database } from '../../database.ts';
 import { renderDemoImage } from '../../demo-source.ts';
 import { createImageStore, type ImageStore } from '../../image-store.ts';
@@ -32,6 +38,7 @@ export default fp(
       bus: app.bus,
       log: app.log,
       replicaId: options.replicaId ?? `${hostname()}:${process.pid}`,
+      heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
       ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
     };
     const scheduler = createCaptureScheduler(async (webcamId, tick) => {
@@ -99,12 +106,31 @@ export default fp(
       ? setInterval(() => resync().catch((err) => app.log.warn({ err }, 'schedule resync failed')), 60_000)
       : null;
     resyncTimer?.unref();
+    // A replica that died mid-capture leaves a claim without heartbeat; one of the others finishes that tick.
+    const takeoverAfterMs = options.takeoverAfterMs ?? DEFAULT_TAKEOVER_AFTER_MS;
+    let takingOver = false;
+    const takeoverTimer = options.schedule
+      ? setInterval(
+          () => {
+            if (takingOver || closing) return;
+            takingOver = true;
+            takeOverStaleCaptures(context, (id) => app.cameraDirectory.byId(id), takeoverAfterMs)
+              .catch((err) => app.log.warn({ err }, 'taking over stale captures failed'))
+              .finally(() => {
+                takingOver = false;
+              });
+          },
+          Math.max(1000, Math.floor(takeoverAfterMs / 4)),
+        )
+      : null;
+    takeoverTimer?.unref();
     app.addHook('onReady', async () => {
       if (options.schedule) await resync();
     });
     app.addHook('onClose', async () => {
       closing = true;
       if (resyncTimer) clearInterval(resyncTimer);
+      if (takeoverTimer) clearInterval(takeoverTimer);
       scheduler.stop();
       pruning?.stop();
       await Promise.all(backfills);
