@@ -70,7 +70,7 @@ describe('administration screens (Chromium)', () => {
   });
 
   async function open(path: string, viewport = DESKTOP): Promise<Page> {
-    const page = await browser.newPage({ viewport });
+    const page = await browser.newPage({ viewport, locale: 'de-CH' });
     page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
     page.on('console', (message) => {
       // 4xx answers the test provokes are logged by Chromium; the page shows them itself.
@@ -96,8 +96,9 @@ describe('administration screens (Chromium)', () => {
     return page;
   }
 
-  async function screenshots(page: Page, name: string): Promise<void> {
-    const options = { fullPage: true, animations: 'disabled' } as const;
+  /** Desktop and phone screenshots; with a dialog open only what is on screen, as the dialog covers it. */
+  async function screenshots(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+    const options = { fullPage, animations: 'disabled' } as const;
     await page.screenshot({ path: join(ARTIFACTS, `admin-${name}-desktop.png`), ...options });
     await page.setViewportSize(PHONE);
     await page.screenshot({ path: join(ARTIFACTS, `admin-${name}-phone.png`), ...options });
@@ -119,7 +120,7 @@ describe('administration screens (Chromium)', () => {
         .waitFor({ state: 'attached' });
       await add.getByLabel('Benutzer').selectOption(REFERER_USER.email);
       await add.getByLabel('URL der Seite').fill(partnerUrl);
-      if (attempt === 0) await screenshots(page, 'referer-dialog');
+      if (attempt === 0) await screenshots(page, 'referer-dialog', { fullPage: false });
       await add.getByRole('button', { name: 'Speichern' }).click();
       if (attempt === 1) {
         await add.getByRole('alert').getByText(`${REFERER_USER.email} has ${partnerUrl} already`).waitFor();
@@ -148,7 +149,7 @@ describe('administration screens (Chromium)', () => {
     await add.getByLabel('Blickwinkel (°)').fill('80');
     await add.getByLabel('Intervall (Minuten)').fill('60');
     await add.getByLabel('Typ').selectOption('MOBILE');
-    await screenshots(page, 'camera-dialog');
+    await screenshots(page, 'camera-dialog', { fullPage: false });
     await add.getByRole('button', { name: 'Speichern' }).click();
     await add.getByRole('alert').getByText(`A camera named ${SETUP_CAMERA} exists already`).waitFor();
     await add.getByLabel('Name', { exact: true }).fill(NEW_CAMERA);
@@ -174,7 +175,7 @@ describe('administration screens (Chromium)', () => {
     await position.getByLabel('Längengrad (lng)').fill('11.2');
     await position.getByLabel('Blickrichtung (°)').focus();
     await position.getByText('Longitude must be between 5.9 and 10.5').waitFor();
-    await screenshots(page, 'position-dialog');
+    await screenshots(page, 'position-dialog', { fullPage: false });
     await position.getByRole('button', { name: 'Reset' }).click();
     expect(await position.getByLabel('Breitengrad (lat)').inputValue()).toBe('0');
     await position.getByLabel('Breitengrad (lat)').fill('47.2402');
@@ -190,7 +191,7 @@ describe('administration screens (Chromium)', () => {
     await permissions.getByRole('checkbox', { name: /Paula Partner/ }).check();
     await permissions.getByRole('button', { name: 'Speichern' }).click();
     await permissions.getByText('Die Berechtigungen sind gespeichert.').waitFor();
-    await screenshots(page, 'permissions-dialog');
+    await screenshots(page, 'permissions-dialog', { fullPage: false });
     await permissions.getByRole('button', { name: 'Schliessen' }).last().click();
     await page.getByRole('button', { name: `Berechtigungen ${NEW_CAMERA}` }).click();
     permissions = dialog(page, `Berechtigungen für ${NEW_CAMERA}`);
@@ -206,7 +207,7 @@ describe('administration screens (Chromium)', () => {
     await configuration.getByRole('button', { name: 'Festlegen' }).click();
     await configuration.getByRole('list', { name: 'Konfigurationen' }).getByText('Alle anderen Benutzer').waitFor();
     expect(await configuration.getByRole('listitem').textContent()).toContain('Alle anderen Benutzer: LOW');
-    await screenshots(page, 'configuration-dialog');
+    await screenshots(page, 'configuration-dialog', { fullPage: false });
     await configuration.getByRole('button', { name: 'Schliessen' }).last().click();
 
     // A booking for the referer user: it starts today, POOR; saved, it appears in the list.
@@ -219,7 +220,7 @@ describe('administration screens (Chromium)', () => {
     expect(today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await referers.getByLabel('Referer').selectOption({ label: `${REFERER_USER.email} – ${partnerUrl}` });
     await referers.getByLabel('Qualität', { exact: true }).selectOption('HIGH');
-    await screenshots(page, 'booking-dialog');
+    await screenshots(page, 'booking-dialog', { fullPage: false });
     await referers.getByRole('button', { name: 'Buchung speichern' }).click();
     const bookings = referers.getByRole('list', { name: 'Buchungen' });
     await bookings.getByText(`HIGH, ${REFERER_USER.email} – ${partnerUrl}`).waitFor();
@@ -251,7 +252,7 @@ describe('administration screens (Chromium)', () => {
     expect(red).toBeGreaterThan(150);
     expect(green).toBeLessThan(70);
     expect(blue).toBeLessThan(70);
-    await screenshots(page, 'upload-dialog');
+    await screenshots(page, 'upload-dialog', { fullPage: false });
     await upload.getByRole('button', { name: 'Schliessen' }).last().click();
 
     // View opens the public camera page.
@@ -264,7 +265,7 @@ describe('administration screens (Chromium)', () => {
     // Remove after confirmation.
     await page.getByRole('button', { name: `Entfernen ${NEW_CAMERA}` }).click();
     const remove = dialog(page, `Webcam ${NEW_CAMERA} entfernen`);
-    await screenshots(page, 'remove-dialog');
+    await screenshots(page, 'remove-dialog', { fullPage: false });
     await remove.getByRole('button', { name: 'Entfernen' }).click();
     await page.getByText(`${DEMO_CAMERAS.length} Webcams`).waitFor();
     expect(await row(page, NEW_CAMERA).count()).toBe(0);
@@ -353,7 +354,7 @@ describe('administration screens (Chromium)', () => {
         mimeType: 'image/png',
         buffer: solidPng(240, 90, layer.color),
       });
-      if (index === 0) await screenshots(page, 'layer-dialog');
+      if (index === 0) await screenshots(page, 'layer-dialog', { fullPage: false });
       await editor.getByRole('button', { name: 'Mit Bild speichern' }).click();
       await group.getByRole('listitem').first().waitFor();
       await expect

@@ -102,12 +102,14 @@ function CameraAdministration() {
         </div>
         <LoadStatus loaded={cameras} loadingText="Webcams werden geladen …" />
         {cameras.data && (
-          <DataTable
-            caption={`${cameras.data.length} Webcams`}
-            columns={columns}
-            rows={cameras.data}
-            rowKey={(webcam) => String(webcam.id)}
-          />
+          <div className="camera-table">
+            <DataTable
+              caption={`${cameras.data.length} Webcams`}
+              columns={columns}
+              rows={cameras.data}
+              rowKey={(webcam) => String(webcam.id)}
+            />
+          </div>
         )}
       </section>
       <section className="admin-section">

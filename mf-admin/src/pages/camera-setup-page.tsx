@@ -65,26 +65,28 @@ function CameraSetup() {
 
   return (
     <>
-      <FormCard title="Seite und Webcam">
-        <LoadStatus loaded={referers} loadingText="Seiten werden geladen …" />
-        {referers.data?.length === 0 && <p className="muted">Es sind noch keine Seiten (Referer) eingetragen.</p>}
-        <div className="form-row">
-          <ChoiceField
-            field={choice.field('url')}
-            label="Seite (URL)"
-            placeholder="Bitte wählen"
-            choices={urls.map((value) => ({ value, label: value }))}
-          />
-          <ChoiceField
-            field={choice.field('cameraId')}
-            label="Webcam"
-            placeholder={url ? 'Bitte wählen' : 'Zuerst eine Seite wählen'}
-            choices={(cameraList ?? []).map((camera) => ({ value: String(camera.id), label: camera.name }))}
-          />
-        </div>
-        <LoadStatus loaded={cameras} loadingText="Webcams werden geladen …" />
-        {url && cameraList?.length === 0 && <p className="muted">Für diese Seite ist keine Webcam freigegeben.</p>}
-      </FormCard>
+      <div className="admin-section">
+        <FormCard title="Seite und Webcam">
+          <LoadStatus loaded={referers} loadingText="Seiten werden geladen …" />
+          {referers.data?.length === 0 && <p className="muted">Es sind noch keine Seiten (Referer) eingetragen.</p>}
+          <div className="form-row">
+            <ChoiceField
+              field={choice.field('url')}
+              label="Seite (URL)"
+              placeholder="Bitte wählen"
+              choices={urls.map((value) => ({ value, label: value }))}
+            />
+            <ChoiceField
+              field={choice.field('cameraId')}
+              label="Webcam"
+              placeholder={url ? 'Bitte wählen' : 'Zuerst eine Seite wählen'}
+              choices={(cameraList ?? []).map((camera) => ({ value: String(camera.id), label: camera.name }))}
+            />
+          </div>
+          <LoadStatus loaded={cameras} loadingText="Webcams werden geladen …" />
+          {url && cameraList?.length === 0 && <p className="muted">Für diese Seite ist keine Webcam freigegeben.</p>}
+        </FormCard>
+      </div>
       {webcam && <CameraLayers key={`${url} ${webcam.id}`} url={url} webcam={webcam} />}
     </>
   );

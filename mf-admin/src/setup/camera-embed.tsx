@@ -26,7 +26,7 @@ export function CameraEmbed({ webcam, imageVersion }: { webcam: Webcam; imageVer
   }
 
   return (
-    <section className="admin-section embed" aria-labelledby="embed-heading">
+    <section className="admin-section panel" aria-labelledby="embed-heading">
       <h2 id="embed-heading">Einbetten</h2>
       <div className="embed__grid">
         <div className="embed__facts">
@@ -49,7 +49,7 @@ export function CameraEmbed({ webcam, imageVersion }: { webcam: Webcam; imageVer
               ref={snippetRef}
               className="embed__snippet"
               readOnly
-              rows={4}
+              rows={5}
               value={snippet}
               onFocus={(event) => event.currentTarget.select()}
             />
