@@ -32,6 +32,8 @@ export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // A HEAD answer has no body, so it would never be sent while the stream stays open.
+    if (request.method === 'HEAD') return void response.end();
     response.write('retry: 5000\n\n');
     clients.add(response);
     request.raw.on('close', () => clients.delete(response));

@@ -1,0 +1,322 @@
+import { ACCESS_COOKIE } from '@lakecams/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Answer, RequestSpec } from './http.ts';
+import {
+  type Actor,
+  expectedStatuses,
+  type MatrixContext,
+  NOT_API_ROUTES,
+  type Prepared,
+  ROLES,
+  ROUTE_ACCESS,
+  type Role,
+  type RouteAccess,
+} from './route-access.ts';
+import {
+  type Account,
+  expectOk,
+  type Fixtures,
+  layerUpload,
+  type SecurityPortal,
+  setUpFixtures,
+  startSecurityPortal,
+  testPng,
+} from './security-portal.ts';
+
+let p: SecurityPortal;
+let f: Fixtures;
+let m: MatrixContext;
+
+beforeAll(async () => {
+  p = await startSecurityPortal();
+  f = await setUpFixtures(p);
+  let counter = 0;
+  m = {
+    p,
+    f,
+    next: () => ++counter,
+    victims: new Map(),
+    news: (await p.call({ method: 'GET', path: '/api/News/News/news' })).text,
+  };
+}, 120_000);
+afterAll(async () => p?.close());
+
+function actorOf(role: Role, viaCookie = false): Actor {
+  const { user, referer } = f;
+  switch (role) {
+    case 'anonymous':
+    case 'anonymousImpersonating':
+      return { role, caller: null, acting: null, viaCookie };
+    case 'user':
+    case 'userImpersonating':
+      return { role, caller: user, acting: role === 'user' ? user : null, viaCookie };
+    case 'referer':
+      return { role, caller: referer, acting: referer, viaCookie };
+    case 'admin':
+      return { role, caller: p.admin, acting: p.admin, viaCookie };
+    case 'adminAsReferer':
+      return { role, caller: p.admin, acting: referer, viaCookie };
+  }
+}
+
+/** The request as `actor` sends it: bearer header or access cookie, and the Impersonate header of its role. */
+function authorize(spec: RequestSpec, actor: Actor): RequestSpec {
+  const headers: Record<string, string> = { ...spec.headers };
+  if (actor.caller && actor.viaCookie) {
+    headers.cookie = [headers.cookie, `${ACCESS_COOKIE}=${actor.caller.accessCookie}`].filter(Boolean).join('; ');
+  } else if (actor.caller) {
+    headers.authorization = `Bearer ${actor.caller.token}`;
+  }
+  if (actor.role === 'adminAsReferer') headers.impersonate = f.referer.id;
+  if (actor.role === 'userImpersonating' || actor.role === 'anonymousImpersonating') headers.impersonate = p.admin.id;
+  return { ...spec, headers };
+}
+
+/** A 4xx/5xx must be the uniform error body with a message. */
+function errorBodyProblem(answer: Answer, method: string): string | null {
+  if (answer.status < 400 || method === 'HEAD') return null;
+  const body = answer.json as { statusCode?: unknown; message?: unknown } | undefined;
+  if (body?.statusCode !== answer.status || typeof body.message !== 'string' || body.message === '') {
+    return `error body without statusCode/message: ${answer.text.slice(0, 200)}`;
+  }
+  return null;
+}
+
+async function run(key: string, access: RouteAccess, actor: Actor, method: string, expected: number[]) {
+  const prepared: Prepared = await access.build(m, actor);
+  const answer = await p.call(authorize({ ...prepared, method }, actor));
+  prepared.after?.(answer);
+  const problems: string[] = [];
+  if (!expected.includes(answer.status)) {
+    problems.push(`expected ${expected.join('|')}, got ${answer.status} ${answer.text.slice(0, 200)}`);
+  }
+  const bodyProblem = errorBodyProblem(answer, method);
+  if (bodyProblem) problems.push(bodyProblem);
+  const who = `${actor.role}${actor.viaCookie ? ' (access cookie)' : ''}`;
+  return problems.map((problem) => `${who} ${method} ${key.split(' ')[1]} → ${problem}`);
+}
+
+describe('authorization matrix: every route of every service × every kind of caller, through the gateway', () => {
+  it('has an access rule for every route the running apps registered', () => {
+    const missing: string[] = [];
+    const cookieMismatch: string[] = [];
+    for (const route of p.routes) {
+      if (!route.url.startsWith('/api/') || route.url === '/api/*') {
+        if (!(route.url in NOT_API_ROUTES)) missing.push(`${route.app}: ${route.method} ${route.url} (not under /api)`);
+        continue;
+      }
+      const key = `${route.method === 'HEAD' ? 'GET' : route.method} ${route.url}`;
+      const access = ROUTE_ACCESS[key];
+      if (!access) {
+        missing.push(`${route.app}: ${route.method} ${route.url}`);
+        continue;
+      }
+      if ((access.cookieAuth ?? false) !== route.acceptsAccessCookie) {
+        cookieMismatch.push(
+          `${key}: table says cookieAuth=${access.cookieAuth ?? false}, route accepts the cookie: ${route.acceptsAccessCookie}`,
+        );
+      }
+    }
+    const registered = new Set(p.routes.map((r) => `${r.method} ${r.url}`));
+    const stale = Object.keys(ROUTE_ACCESS).filter((key) => !registered.has(key));
+    const apiRoutes = p.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/*');
+    console.log(
+      `[authorization] routes found: ${p.routes.length} in 5 apps, of them ${apiRoutes.length} under /api ` +
+        `(${apiRoutes.filter((r) => r.method !== 'HEAD').length} + ${apiRoutes.filter((r) => r.method === 'HEAD').length} HEAD)`,
+    );
+    expect(missing, 'routes without an entry in ROUTE_ACCESS (add one: who may call it?)').toEqual([]);
+    expect(cookieMismatch).toEqual([]);
+    expect(stale, 'entries for routes that no longer exist').toEqual([]);
+  });
+
+  it('answers each route with the expected status for each caller', async () => {
+    const failures: string[] = [];
+    let checks = 0;
+    const apiRoutes = p.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/*');
+    for (const route of apiRoutes) {
+      const key = `${route.method === 'HEAD' ? 'GET' : route.method} ${route.url}`;
+      const access = ROUTE_ACCESS[key];
+      if (!access) continue;
+      for (const role of ROLES) {
+        failures.push(...(await run(key, access, actorOf(role), route.method, expectedStatuses(access, role))));
+        checks++;
+      }
+      // The access cookie authenticates only on routes that opt in; elsewhere the caller counts as anonymous.
+      if (access.rule === 'refresh-cookie') continue;
+      for (const role of ['user', 'referer', 'admin'] as const) {
+        const expected = expectedStatuses(access, access.cookieAuth ? role : 'anonymous');
+        failures.push(...(await run(key, access, actorOf(role, true), route.method, expected)));
+        checks++;
+      }
+    }
+    console.log(
+      `[authorization] matrix: ${apiRoutes.length} routes × ${ROLES.length} callers (bearer) + 3 callers with the access cookie = ${checks} requests checked`,
+    );
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
+
+describe('object-level checks', () => {
+  let other: Account;
+  let otherUrl: string;
+  let otherLayerId: number;
+  let otherBookingId: number;
+
+  beforeAll(async () => {
+    other = await p.registerUser('other_referer');
+    otherUrl = 'https://other-partner.example.org/';
+    await expectOk(
+      await p.as(p.admin, { method: 'PUT', path: '/api/Referer/Set', json: { url: otherUrl, userEmail: other.email } }),
+      'other url',
+    );
+    const list = await p.as(p.admin, { method: 'GET', path: '/api/Referer/GetRefererUsers' });
+    const otherRefererId = (list.json as { id: number; url: string }[]).find((r) => r.url === otherUrl)?.id;
+    const booking = await p.as(p.admin, {
+      method: 'PUT',
+      path: `/api/Webcam/SetReferer/referer?webcamId=${f.camera.id}`,
+      json: { start: '2020-01-01', end: '2099-12-31', quality: 'LOW', refererUserId: otherRefererId },
+    });
+    otherBookingId = (await expectOk(booking, 'other booking')).json.id;
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const layer = await p.as(other, layerUpload(otherUrl, f.camera.id, await testPng()));
+      if (layer.status === 200) {
+        otherLayerId = Number(layer.text);
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`other layer: ${layer.status} ${layer.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 60_000);
+
+  const layerCount = () => p.count('referer', 'layers');
+  const getLayer = (url: string) =>
+    `/api/Referer/GetLayer/layer?url=${encodeURIComponent(url)}&level=BASE&cameraId=${f.camera.id}`;
+
+  it("refuses a referer user another referer's url, layers and bookings", async () => {
+    const { referer } = f;
+    const before = await layerCount();
+    const refused: [string, RequestSpec][] = [
+      ['GetLayer on the other url', { method: 'GET', path: getLayer(otherUrl) }],
+      ['SetLayer on the other url', layerUpload(otherUrl, f.camera.id, await testPng())],
+      [
+        "SetLayer overwriting the other's layer by id",
+        layerUpload(f.refererUrl, f.camera.id, await testPng(), { id: String(otherLayerId) }),
+      ],
+      [
+        "DeleteLayer of the other's layer",
+        { method: 'DELETE', path: `/api/Referer/DeleteLayer/layer?layerId=${otherLayerId}&cameraId=${f.camera.id}` },
+      ],
+      [
+        "GetLayerImage of the other's layer",
+        {
+          method: 'GET',
+          path: `/api/Referer/GetLayerImage/layerimage?layerId=${otherLayerId}&cameraId=${f.camera.id}`,
+        },
+      ],
+      ['SetLayer on a camera not booked for the own url', layerUpload(f.refererUrl, f.spareCamera.id, await testPng())],
+      [
+        "RemoveReferer of the other's booking",
+        {
+          method: 'DELETE',
+          path: `/api/Webcam/RemoveReferer/referer?webcamId=${f.camera.id}&refererId=${otherBookingId}`,
+        },
+      ],
+      [
+        "SetReferer changing the other's booking",
+        {
+          method: 'PUT',
+          path: `/api/Webcam/SetReferer/referer?webcamId=${f.camera.id}`,
+          json: { id: otherBookingId, start: '2020-01-01', end: '2020-01-02', quality: 'FULL' },
+        },
+      ],
+    ];
+    for (const [what, spec] of refused) {
+      const answer = await p.as(referer, spec);
+      expect(answer.status, `${what}: ${answer.text}`).toBe(403);
+      expect(answer.json?.message, what).toBeTruthy();
+    }
+    expect(await layerCount()).toBe(before);
+    const bookings = await p.as(p.admin, {
+      method: 'GET',
+      path: `/api/Webcam/GetReferers/referers?webcamId=${f.camera.id}`,
+    });
+    expect((bookings.json as { id: number; quality: string }[]).find((b) => b.id === otherBookingId)?.quality).toBe(
+      'LOW',
+    );
+    // Lists show only the own pages and the cameras booked for them.
+    const own = (await p.as(referer, { method: 'GET', path: '/api/Referer/GetReferers' })).json as { url: string }[];
+    expect(own.map((r) => r.url)).toEqual([f.refererUrl]);
+    const ofUser = (await p.as(referer, { method: 'GET', path: '/api/Referer/GetRefererOfUser/ofUser' })).json;
+    expect((ofUser as { url: string }[]).map((r) => r.url)).toEqual([f.refererUrl]);
+    const cameras = await p.as(referer, {
+      method: 'GET',
+      path: `/api/Referer/GetCameras/Cameras?url=${encodeURIComponent(otherUrl)}`,
+    });
+    expect(cameras.json).toEqual([]);
+    const layers = await p.as(referer, { method: 'GET', path: getLayer(f.refererUrl) });
+    expect((layers.json as { id: number }[]).map((l) => l.id)).not.toContain(otherLayerId);
+  });
+
+  it("refuses a plain user the referer's layers, also by cookie", async () => {
+    const { user, referer } = f;
+    const layerImage = `/api/Referer/GetLayerImage/layerimage?layerId=${f.layerId}&cameraId=${f.camera.id}`;
+    const refused: [string, RequestSpec][] = [
+      ['GetLayer', { method: 'GET', path: getLayer(f.refererUrl) }],
+      ['SetLayer', layerUpload(f.refererUrl, f.camera.id, await testPng())],
+      [
+        'DeleteLayer',
+        { method: 'DELETE', path: `/api/Referer/DeleteLayer/layer?layerId=${f.layerId}&cameraId=${f.camera.id}` },
+      ],
+      ['GetLayerImage', { method: 'GET', path: layerImage }],
+    ];
+    for (const [what, spec] of refused) expect((await p.as(user, spec)).status, what).toBe(403);
+    const byCookie = await p.call({
+      method: 'GET',
+      path: layerImage,
+      headers: { cookie: `${ACCESS_COOKIE}=${user.accessCookie}` },
+    });
+    expect(byCookie.status).toBe(403);
+    const ownerByCookie = await p.call({
+      method: 'GET',
+      path: layerImage,
+      headers: { cookie: `${ACCESS_COOKIE}=${referer.accessCookie}` },
+    });
+    expect(ownerByCookie.status).toBe(200);
+    expect(ownerByCookie.headers['content-type']).toBe('image/png');
+  });
+
+  it('gives an admin impersonating a user that user’s rights on objects', async () => {
+    const asUser = { impersonate: f.user.id };
+    expect((await p.as(p.admin, { method: 'GET', path: getLayer(f.refererUrl), headers: asUser })).status).toBe(403);
+    const del = `/api/Referer/DeleteLayer/layer?layerId=${f.layerId}&cameraId=${f.camera.id}`;
+    expect((await p.as(p.admin, { method: 'DELETE', path: del, headers: asUser })).status).toBe(403);
+    const codes = await p.as(p.admin, { method: 'GET', path: '/api/Code/GetCodes', headers: asUser });
+    expect((codes.json as { id: string }[]).map((c) => c.id)).not.toContain(f.refererCodeAssignmentId);
+    const roles = await p.as(p.admin, { method: 'GET', path: '/api/Authenticate/Roles/roles', headers: asUser });
+    expect(roles.json).not.toContain('Admin');
+    // The same admin acting as itself may do all of it.
+    expect((await p.as(p.admin, { method: 'GET', path: getLayer(f.refererUrl) })).status).toBe(200);
+  });
+
+  it("refuses a user another user's code assignment, without revealing it", async () => {
+    const { user, referer } = f;
+    const answer = await p.as(user, {
+      method: 'DELETE',
+      path: `/api/Code/RemoveCodeAssignement?codeAssignementGuid=${f.refererCodeAssignmentId}`,
+    });
+    expect(answer.status).toBe(404);
+    expect(answer.json.message).toBe('Code assignment not found');
+    const mine = (await p.as(user, { method: 'GET', path: '/api/Code/GetCodes' })).json as { id: string }[];
+    expect(mine.map((c) => c.id)).not.toContain(f.refererCodeAssignmentId);
+    const theirs = (await p.as(referer, { method: 'GET', path: '/api/Code/GetCodes' })).json as { id: string }[];
+    expect(theirs.map((c) => c.id)).toContain(f.refererCodeAssignmentId);
+    // Only an admin removes it from the system, and only together with the right user.
+    const wrongUser = await p.as(p.admin, {
+      method: 'DELETE',
+      path: `/api/Code/RemoveCodeAssignementFromSystem?userGuid=${user.id}&codeAssignementGuid=${f.refererCodeAssignmentId}`,
+    });
+    expect(wrongUser.status).toBe(404);
+    expect(await p.count('identity', 'code_assignments', `id = '${f.refererCodeAssignmentId}'`)).toBe(1);
+  });
+});

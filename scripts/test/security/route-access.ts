@@ -1,0 +1,555 @@
+import { REFRESH_COOKIE } from '@lakecams/contracts';
+import { linkIn, readOutbox } from '../../../e2e/mail-outbox.ts';
+import { solveCaptcha } from '../../../svc-identity/test/helpers.ts';
+import { type Answer, queryString, type RequestSpec, setCookieValue } from './http.ts';
+import {
+  type Account,
+  createCamera,
+  eventually,
+  expectOk,
+  type Fixtures,
+  layerUpload,
+  type SecurityPortal,
+  testJpeg,
+  testPng,
+} from './security-portal.ts';
+
+/**
+ * Who may call a route:
+ * - public: everybody;
+ * - user: any signed-in user (401 anonymous), acting on the acting user's own data;
+ * - admin: the Admin role (401 anonymous, 403 otherwise);
+ * - owner: any signed-in user, but only on objects of the acting user's pages (403 on another's);
+ * - refresh-cookie: authenticated by the refresh cookie itself (401 without it);
+ * - gateway: the gateway's own public route (no service behind it, so no auth plugin and no Impersonate rule).
+ */
+export type AccessRule = 'public' | 'user' | 'admin' | 'owner' | 'refresh-cookie' | 'gateway';
+
+export const ROLES = [
+  'anonymous',
+  'user',
+  'referer',
+  'admin',
+  'adminAsReferer',
+  'userImpersonating',
+  'anonymousImpersonating',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who sends the request (token holder) and whose rights apply (the acting user). */
+export interface Actor {
+  role: Role;
+  /** The account whose token is sent (none: anonymous). */
+  caller: Account | null;
+  /** The user acted as: the caller, or the impersonated user. */
+  acting: Account | null;
+  /** The access token travels as the httpOnly cookie instead of the bearer header. */
+  viaCookie: boolean;
+}
+
+export interface MatrixContext {
+  p: SecurityPortal;
+  f: Fixtures;
+  /** A fresh number for unique names. */
+  next(): number;
+  /** Objects created for delete routes, reused until a delete succeeds. */
+  victims: Map<string, unknown>;
+  news: string;
+}
+
+export interface Prepared extends RequestSpec {
+  /** Runs after the answer (e.g. keeps a rotated refresh cookie, forgets a deleted victim). */
+  after?: (answer: Answer) => void;
+  /** Stop reading after the headers (server-sent events). */
+  headersOnly?: boolean;
+}
+
+export interface RouteAccess {
+  rule: AccessRule;
+  /** Also accepts the access token as the httpOnly cookie (must match the route's `acceptsAccessCookie`). */
+  cookieAuth?: boolean;
+  /** Statuses that mean "allowed and done" for this request (default 200), with why when not 200. */
+  success?: number[];
+  note?: string;
+  build(m: MatrixContext, actor: Actor): Promise<Prepared>;
+}
+
+const get = (path: string): Prepared => ({ method: 'GET', path });
+const PASSWORD = 'Seeblick!2026';
+
+/** Reuses the victim under `key` until a request deletes it (status 200). */
+async function victim<T>(m: MatrixContext, key: string, create: () => Promise<T>): Promise<[T, (a: Answer) => void]> {
+  let value = m.victims.get(key) as T | undefined;
+  if (value === undefined) {
+    value = await create();
+    m.victims.set(key, value);
+  }
+  return [value, (answer) => answer.status === 200 && m.victims.delete(key)];
+}
+
+async function newCode(m: MatrixContext, feature = 'Premium'): Promise<string> {
+  const answer = await m.p.as(m.p.admin, { method: 'POST', path: `/api/Code/CreateCodes?feature=${feature}&count=1` });
+  return (await expectOk(answer, 'create code')).json[0];
+}
+
+async function redeemedCode(m: MatrixContext, account: Account): Promise<string> {
+  const code = await newCode(m);
+  const answer = await m.p.as(account, { method: 'POST', path: `/api/Code/RegisterCode?code=${code}` });
+  return (await expectOk(answer, 'redeem code')).json.id;
+}
+
+/** The next mail to `to` about `subject` after `before` mails of that kind. */
+async function nextMail(p: SecurityPortal, to: string, subject: string, send: () => Promise<unknown>) {
+  const matching = async () =>
+    (await readOutbox(p.portal.outboxDir)).filter((mail) => mail.to.includes(to) && mail.subject.includes(subject));
+  const before = (await matching()).length;
+  await send();
+  return eventually(async () => {
+    const mails = await matching();
+    return mails.length > before ? mails.at(-1) : undefined;
+  }, `mail to ${to}`);
+}
+
+function registerModel(name: string) {
+  return {
+    firstname: 'Matrix',
+    lastname: name,
+    email: `${name}@example.org`,
+    username: name,
+    password: PASSWORD,
+    passwordConfirm: PASSWORD,
+    phoneNumber: '079 765 43 21',
+  };
+}
+
+/**
+ * The access rule of every route, by `METHOD url` as Fastify registered it (HEAD routes follow their GET).
+ * A route the services register without an entry here fails the matrix.
+ */
+export const ROUTE_ACCESS: Record<string, RouteAccess> = {
+  // svc-identity
+  'GET /api/Captcha/Config': { rule: 'public', build: async () => get('/api/Captcha/Config') },
+  'GET /api/Captcha/Challenge': { rule: 'public', build: async () => get('/api/Captcha/Challenge?action=register') },
+  'POST /api/Authenticate/Authenticate': {
+    rule: 'public',
+    build: async (m) => ({
+      method: 'POST',
+      path: '/api/Authenticate/Authenticate',
+      json: { username: m.f.bystander.userName, password: PASSWORD },
+    }),
+  },
+  'POST /api/Authenticate/RefreshToken': {
+    rule: 'refresh-cookie',
+    build: async (_m, actor) => {
+      const caller = actor.caller;
+      return {
+        method: 'POST',
+        path: '/api/Authenticate/RefreshToken',
+        headers: caller ? { cookie: `${REFRESH_COOKIE}=${caller.refreshCookie}` } : ({} as Record<string, string>),
+        after: (answer) => {
+          const rotated = setCookieValue(answer, REFRESH_COOKIE);
+          if (caller && answer.status === 200 && rotated) caller.refreshCookie = rotated;
+        },
+      };
+    },
+  },
+  'GET /api/Authenticate/LogOut/logout': { rule: 'public', build: async () => get('/api/Authenticate/LogOut/logout') },
+  'GET /api/Authenticate/Roles/roles': { rule: 'user', build: async () => get('/api/Authenticate/Roles/roles') },
+  'GET /api/Authenticate/AllUsers': { rule: 'admin', build: async () => get('/api/Authenticate/AllUsers') },
+  'POST /api/Register/Register': {
+    rule: 'public',
+    build: async (m) => ({
+      method: 'POST',
+      path: `/api/Register/Register?captcha=${await solveCaptcha(m.p.url, 'register')}`,
+      json: registerModel(`matrix_reg_${m.next()}`),
+    }),
+  },
+  'POST /api/Register/Update': {
+    rule: 'user',
+    build: async () => ({
+      method: 'POST',
+      path: '/api/Register/Update',
+      json: { firstName: 'Test', lastName: 'Matrix', phoneNumber: '079 123 45 67' },
+    }),
+  },
+  'POST /api/Register/RecoverPassword': {
+    rule: 'public',
+    build: async (m) => ({
+      method: 'POST',
+      path: `/api/Register/RecoverPassword?email=nobody-${m.next()}@example.org`,
+    }),
+  },
+  'POST /api/Register/ResetPassword': {
+    rule: 'public',
+    note: 'with the code just mailed to the bystander (same password again)',
+    build: async (m) => {
+      const { bystander } = m.f;
+      const mail = await nextMail(m.p, bystander.email, 'Passwort', () =>
+        m.p.call({ method: 'POST', path: `/api/Register/RecoverPassword?email=${bystander.email}` }),
+      );
+      const token = linkIn(mail, '/resetPassword').searchParams.get('code') ?? '';
+      return {
+        method: 'POST',
+        path: '/api/Register/ResetPassword',
+        json: {
+          email: bystander.email,
+          username: bystander.userName,
+          password: PASSWORD,
+          passwordConfirm: PASSWORD,
+          token,
+        },
+      };
+    },
+  },
+  'GET /api/Register/Roles': { rule: 'user', build: async () => get('/api/Register/Roles') },
+  'PUT /api/RegisterConfirm/Confirm': {
+    rule: 'public',
+    note: 'confirms a registration made just before',
+    build: async (m) => {
+      const model = registerModel(`matrix_confirm_${m.next()}`);
+      const captcha = await solveCaptcha(m.p.url, 'register');
+      const mail = await nextMail(m.p, model.email, 'Registrierung', async () =>
+        expectOk(
+          await m.p.call({ method: 'POST', path: `/api/Register/Register?captcha=${captcha}`, json: model }),
+          'register',
+        ),
+      );
+      const token = linkIn(mail, '/confirmRegistration').searchParams.get('token') ?? '';
+      return { method: 'PUT', path: `/api/RegisterConfirm/Confirm${queryString({ userEmail: model.email, token })}` };
+    },
+  },
+  'POST /api/Code/CreateCodes': {
+    rule: 'admin',
+    build: async () => ({ method: 'POST', path: '/api/Code/CreateCodes?feature=Premium&count=1' }),
+  },
+  'POST /api/Code/RegisterCode': {
+    rule: 'user',
+    build: async (m) => ({ method: 'POST', path: `/api/Code/RegisterCode?code=${await newCode(m)}` }),
+  },
+  'GET /api/Code/GetCodes': { rule: 'user', build: async () => get('/api/Code/GetCodes') },
+  'DELETE /api/Code/RemoveCodeAssignement': {
+    rule: 'user',
+    note: "the acting user's own assignment, redeemed just before",
+    build: async (m, actor) => {
+      const id = actor.acting ? await redeemedCode(m, actor.acting) : crypto.randomUUID();
+      return { method: 'DELETE', path: `/api/Code/RemoveCodeAssignement?codeAssignementGuid=${id}` };
+    },
+  },
+  'DELETE /api/Code/RemoveCodeAssignementFromSystem': {
+    rule: 'admin',
+    build: async (m) => {
+      const [id, after] = await victim(m, 'assignment', () => redeemedCode(m, m.f.bystander));
+      return {
+        method: 'DELETE',
+        path: `/api/Code/RemoveCodeAssignementFromSystem?userGuid=${m.f.bystander.id}&codeAssignementGuid=${id}`,
+        after,
+      };
+    },
+  },
+  'POST /api/Code/AuthenticateUser': {
+    rule: 'admin',
+    build: async (m) => ({ method: 'POST', path: `/api/Code/AuthenticateUser?userGuid=${m.f.bystander.id}` }),
+  },
+  'POST /api/Contact/Contact': {
+    rule: 'public',
+    build: async (m) => ({
+      method: 'POST',
+      path: `/api/Contact/Contact?captcha=${await solveCaptcha(m.p.url, 'contact')}`,
+      json: {
+        mail: 'visitor@example.org',
+        name: 'Visitor Matrix',
+        phone: '079 123 45 67',
+        subject: 'Anderes',
+        message: 'A message from the authorization matrix.',
+      },
+    }),
+  },
+
+  // svc-webcam
+  'GET /api/Webcam/GetImages': { rule: 'public', build: async () => get('/api/Webcam/GetImages') },
+  'GET /api/Webcam/GetCameras': { rule: 'public', build: async () => get('/api/Webcam/GetCameras') },
+  'GET /api/Webcam/GetCameraById': {
+    rule: 'public',
+    build: async (m) => get(`/api/Webcam/GetCameraById?id=${m.f.camera.id}`),
+  },
+  'GET /api/Webcam/GetImageHistory': {
+    rule: 'public',
+    build: async (m) => get(`/api/Webcam/GetImageHistory?name=${m.f.camera.name}`),
+  },
+  'POST /api/Webcam/Set': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'POST',
+      path: '/api/Webcam/Set',
+      json: {
+        name: `Matrix-${m.next()}`,
+        pattern: 'http://127.0.0.1:9/x.jpg',
+        distance: 3,
+        angle: 90,
+        intervalMin: 15,
+      },
+    }),
+  },
+  'DELETE /api/Webcam/Delete': {
+    rule: 'admin',
+    build: async (m) => {
+      const [camera, after] = await victim(m, 'camera', () => createCamera(m.p, `Matrix-Victim-${m.next()}`));
+      return { method: 'DELETE', path: '/api/Webcam/Delete', json: { id: camera.id }, after };
+    },
+  },
+  'GET /api/Webcam/GetUsers/users': {
+    rule: 'admin',
+    build: async (m) => get(`/api/Webcam/GetUsers/users?webcamId=${m.f.spareCamera.id}`),
+  },
+  'POST /api/Webcam/SetUsers/users': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'POST',
+      path: `/api/Webcam/SetUsers/users?webcamId=${m.f.spareCamera.id}`,
+      json: [m.f.bystander.id],
+    }),
+  },
+  'GET /api/Webcam/GetConfiguration/configuration': {
+    rule: 'admin',
+    build: async (m) => get(`/api/Webcam/GetConfiguration/configuration?webcamId=${m.f.spareCamera.id}`),
+  },
+  'POST /api/Webcam/SetConfiguration/configuration': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'POST',
+      path: `/api/Webcam/SetConfiguration/configuration?webcamId=${m.f.spareCamera.id}&userId=${m.f.bystander.id}&quality=LOW`,
+    }),
+  },
+  'DELETE /api/Webcam/RemoveConfiguration/configuration': {
+    rule: 'admin',
+    build: async (m) => {
+      const [id, after] = await victim(m, 'configuration', async () => {
+        const webcamId = m.f.spareCamera.id;
+        await expectOk(
+          await m.p.as(m.p.admin, {
+            method: 'POST',
+            path: `/api/Webcam/SetConfiguration/configuration?webcamId=${webcamId}&quality=MEDIUM`,
+          }),
+          'configuration',
+        );
+        const list = await m.p.as(m.p.admin, get(`/api/Webcam/GetConfiguration/configuration?webcamId=${webcamId}`));
+        return (list.json as { id: number; user: unknown }[]).find((c) => c.user === null)?.id;
+      });
+      return { method: 'DELETE', path: `/api/Webcam/RemoveConfiguration/configuration?configurationId=${id}`, after };
+    },
+  },
+  'GET /api/Webcam/GetReferers/referers': {
+    rule: 'admin',
+    build: async (m) => get(`/api/Webcam/GetReferers/referers?webcamId=${m.f.spareCamera.id}`),
+  },
+  'PUT /api/Webcam/SetReferer/referer': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'PUT',
+      path: `/api/Webcam/SetReferer/referer?webcamId=${m.f.spareCamera.id}`,
+      json: { start: '2026-01-01', end: '2026-01-31', quality: 'LOW' },
+    }),
+  },
+  'DELETE /api/Webcam/RemoveReferer/referer': {
+    rule: 'admin',
+    build: async (m) => {
+      const webcamId = m.f.spareCamera.id;
+      const [id, after] = await victim(m, 'booking', async () => {
+        const saved = await m.p.as(m.p.admin, {
+          method: 'PUT',
+          path: `/api/Webcam/SetReferer/referer?webcamId=${webcamId}`,
+          json: { start: '2026-02-01', end: '2026-02-28', quality: 'LOW' },
+        });
+        return (await expectOk(saved, 'booking')).json.id as number;
+      });
+      return {
+        method: 'DELETE',
+        path: `/api/Webcam/RemoveReferer/referer?webcamId=${webcamId}&refererId=${id}`,
+        after,
+      };
+    },
+  },
+  'GET /api/Webcam/GetReferersofUser/referersOfUSer': {
+    rule: 'user',
+    build: async () => get('/api/Webcam/GetReferersofUser/referersOfUSer'),
+  },
+  'GET /api/News/News/news': { rule: 'public', build: async () => get('/api/News/News/news') },
+  'PUT /api/News/News/news': {
+    rule: 'admin',
+    build: async (m) => ({ method: 'PUT', path: '/api/News/News/news', json: { text: m.news } }),
+  },
+
+  // svc-referer
+  'GET /api/Referer/GetCameraInfo': {
+    rule: 'user',
+    build: async (m) => get(`/api/Referer/GetCameraInfo?cameraId=${m.f.camera.id}`),
+  },
+  'GET /api/Referer/GetPagesUses/PageUser': {
+    rule: 'public',
+    build: async () => get('/api/Referer/GetPagesUses/PageUser'),
+  },
+  'GET /api/Referer/GetRefererOfUser/ofUser': {
+    rule: 'user',
+    build: async () => get('/api/Referer/GetRefererOfUser/ofUser'),
+  },
+  'GET /api/Referer/GetRefererUsers': { rule: 'admin', build: async () => get('/api/Referer/GetRefererUsers') },
+  'GET /api/Referer/GetReferers': { rule: 'user', build: async () => get('/api/Referer/GetReferers') },
+  'GET /api/Referer/GetUsers/users': { rule: 'admin', build: async () => get('/api/Referer/GetUsers/users') },
+  'PUT /api/Referer/Set': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'PUT',
+      path: '/api/Referer/Set',
+      json: { url: `https://spare.example.org/page-${m.next()}`, userEmail: m.f.bystander.email },
+    }),
+  },
+  'DELETE /api/Referer/Delete': {
+    rule: 'admin',
+    build: async (m) => {
+      const [id, after] = await victim(m, 'referer-user', async () => {
+        const url = `https://spare.example.org/victim-${m.next()}`;
+        const list = await m.p.as(m.p.admin, {
+          method: 'PUT',
+          path: '/api/Referer/Set',
+          json: { url, userEmail: m.f.bystander.email },
+        });
+        return ((await expectOk(list, 'referer user')).json as { id: number; url: string }[]).find((r) => r.url === url)
+          ?.id;
+      });
+      return { method: 'DELETE', path: `/api/Referer/Delete?id=${id}`, after };
+    },
+  },
+  'GET /api/Referer/GetCameras/Cameras': { rule: 'user', build: async () => get('/api/Referer/GetCameras/Cameras') },
+  'GET /api/Referer/GetLayer/layer': {
+    rule: 'owner',
+    build: async (m) =>
+      get(`/api/Referer/GetLayer/layer${queryString({ url: m.f.refererUrl, level: 'BASE', cameraId: m.f.camera.id })}`),
+  },
+  'GET /api/Referer/GetLayerImage/layerimage': {
+    rule: 'owner',
+    cookieAuth: true,
+    build: async (m) => get(`/api/Referer/GetLayerImage/layerimage?layerId=${m.f.layerId}&cameraId=${m.f.camera.id}`),
+  },
+  'DELETE /api/Referer/DeleteLayer/layer': {
+    rule: 'owner',
+    build: async (m) => {
+      const [layerId, after] = await victim(m, 'layer', async () => {
+        const answer = await m.p.as(m.f.referer, layerUpload(m.f.refererUrl, m.f.camera.id, await testPng()));
+        return Number((await expectOk(answer, 'layer')).text);
+      });
+      return {
+        method: 'DELETE',
+        path: `/api/Referer/DeleteLayer/layer?layerId=${layerId}&cameraId=${m.f.camera.id}`,
+        after,
+      };
+    },
+  },
+  'POST /api/Referer/SetLayer/layer': {
+    rule: 'owner',
+    build: async (m) => layerUpload(m.f.refererUrl, m.f.camera.id, await testPng()),
+  },
+
+  // svc-imaging
+  'GET /api/Image/Get/camera/:file': {
+    rule: 'public',
+    cookieAuth: true,
+    build: async (m) => get(`/api/Image/Get/camera/${m.f.camera.name}.jpg`),
+  },
+  'GET /api/Image/Get/camera/:camera/:file': {
+    rule: 'public',
+    cookieAuth: true,
+    build: async (m) => get(`/api/Image/Get/camera/${m.f.camera.name}/${m.f.imageName}.jpg`),
+  },
+  'POST /api/Image/SetPosition/set': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'POST',
+      path: '/api/Image/SetPosition/set',
+      json: { webcamId: m.f.spareCamera.id, lat: 47.2, lng: 8.7, direction: 10, name: '209901010000' },
+    }),
+  },
+  'POST /api/Image/Upload': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'POST',
+      path: `/api/Image/Upload?webcamId=${m.f.spareCamera.id}`,
+      multipart: [
+        { name: 'file', file: { filename: 'up.jpg', contentType: 'image/jpeg', bytes: await testJpeg(320, 180) } },
+      ],
+    }),
+  },
+  'GET /api/Image/DemoSource/:file': {
+    rule: 'public',
+    build: async (m) => get(`/api/Image/DemoSource/${m.f.camera.name}.jpg`),
+  },
+  'GET /api/Jobs/dashboard': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/dashboard') },
+  'GET /api/Jobs/state': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/state') },
+  'POST /api/Jobs/retry': {
+    rule: 'admin',
+    cookieAuth: true,
+    note: 'a camera of its own that cannot be reached: 200 with the failed outcome, retried each time',
+    build: async (m) => {
+      const [camera] = await victim(m, 'unreachable-camera', () => createCamera(m.p, 'Matrix-Unreachable'));
+      return { method: 'POST', path: `/api/Jobs/retry?webcamId=${camera.id}` };
+    },
+  },
+  'POST /api/Jobs/pause': {
+    rule: 'admin',
+    cookieAuth: true,
+    build: async (m) => ({ method: 'POST', path: `/api/Jobs/pause?webcamId=${m.f.spareCamera.id}` }),
+  },
+  'POST /api/Jobs/resume': {
+    rule: 'admin',
+    cookieAuth: true,
+    build: async (m) => ({ method: 'POST', path: `/api/Jobs/resume?webcamId=${m.f.spareCamera.id}` }),
+  },
+
+  // gateway
+  'GET /api/Events/stream': {
+    rule: 'gateway',
+    note: 'server-sent events of new pictures, the same for everybody',
+    build: async () => ({ ...get('/api/Events/stream'), headersOnly: true }),
+  },
+};
+
+/**
+ * Routes outside the matrix, with why. Service infrastructure is not under /api, so the gateway never
+ * forwards it (it answers /health, /ready and /metrics itself); the catch-all is the routing itself.
+ */
+export const NOT_API_ROUTES: Record<string, string> = {
+  '/health': 'liveness; the gateway answers its own',
+  '/ready': 'readiness; the gateway answers its own',
+  '/metrics': 'Prometheus; services are reached only from inside the deployment',
+  '/documentation/json': 'OpenAPI; not routed by the gateway',
+  '/config.json': 'gateway: page settings (map tiles)',
+  '/remotes.json': 'gateway: micro-frontend manifest',
+  '/api/*': 'gateway: hands /api/<Controller>/… to the owning service (every row of the matrix passes it)',
+};
+
+/**
+ * decisions.md "Roles of the acting user": Admin-only endpoints check the verified caller's token, so an
+ * admin keeps admin rights while acting as somebody (the impersonate page lists users while acting).
+ * Everything else (own data, pages, layers, codes) follows the acting user.
+ */
+export const ADMIN_KEEPS_ADMIN_ROUTES_WHILE_IMPERSONATING = true;
+
+/** The statuses a role may get on a route under its rule. */
+export function expectedStatuses(access: RouteAccess, role: Role): number[] {
+  const success = access.success ?? [200];
+  if (access.rule === 'gateway') return success;
+  // Impersonate from a non-admin is refused before any route runs (service-kit auth).
+  if (role === 'userImpersonating' || role === 'anonymousImpersonating') return [403];
+  if (access.rule === 'public') return success;
+  if (role === 'anonymous') return [401];
+  switch (access.rule) {
+    case 'user':
+    case 'refresh-cookie':
+      return success;
+    case 'admin':
+      if (role === 'admin') return success;
+      if (role === 'adminAsReferer') return ADMIN_KEEPS_ADMIN_ROUTES_WHILE_IMPERSONATING ? success : [403];
+      return [403];
+    case 'owner':
+      return role === 'user' ? [403] : success;
+  }
+}
