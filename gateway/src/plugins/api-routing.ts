@@ -24,6 +24,8 @@ export async function apiRoutingPlugin(app: FastifyInstance, options: { targets:
     if (!owner) return reply.code(404).send(errorBody(404, `No service answers ${request.url.split('?')[0]}`));
     const target = options.targets[owner];
     if (target.kind === 'local') {
+      // As the proxy below does: the client must not pick its own X-Forwarded-For (rate limits are keyed on it).
+      request.raw.headers['x-forwarded-for'] = request.raw.socket.remoteAddress ?? '';
       reply.hijack();
       target.app.routing(request.raw, reply.raw);
       return;

@@ -1,0 +1,138 @@
+import { ACCESS_COOKIE, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSafeMethod, type RequestSpec, send } from './http.ts';
+import { type Actor, type MatrixContext, type Prepared, ROUTE_ACCESS } from './route-access.ts';
+import { type Fixtures, type SecurityPortal, setUpFixtures, snapshot, startSecurityPortal } from './security-portal.ts';
+
+const RATE_LIMIT = 30;
+let p: SecurityPortal;
+let f: Fixtures;
+let m: MatrixContext;
+
+beforeAll(async () => {
+  p = await startSecurityPortal({ rateLimitPerMinute: RATE_LIMIT });
+  f = await setUpFixtures(p);
+  let counter = 0;
+  m = {
+    p,
+    f,
+    next: () => ++counter,
+    victims: new Map(),
+    news: (await p.call({ method: 'GET', path: '/api/News/News/news' })).text,
+  };
+}, 120_000);
+afterAll(async () => p?.close());
+
+const header = XSRF_HEADER.toLowerCase();
+const REFUSED = 'Missing or invalid anti-forgery token';
+
+/** What a forged or careless request carries instead of the matching cookie and header. */
+function forgeries(token: string): [string, Record<string, string>][] {
+  const other = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+  return [
+    ['neither cookie nor header', {}],
+    ['the cookie only (what a cross-site form sends)', { cookie: `${XSRF_COOKIE}=${token}` }],
+    ['the header only', { [header]: token }],
+    ['a header not matching the cookie', { cookie: `${XSRF_COOKIE}=${token}`, [header]: other }],
+    ['an empty header', { cookie: `${XSRF_COOKIE}=${token}`, [header]: '' }],
+    ['the header with a different case', { cookie: `${XSRF_COOKIE}=${token}`, [header]: token.toUpperCase() }],
+    ['the header with something appended', { cookie: `${XSRF_COOKIE}=${token}`, [header]: `${token}x` }],
+    ['an empty cookie and an empty header', { cookie: `${XSRF_COOKIE}=`, [header]: '' }],
+    ['the cookie under another name', { cookie: `xsrf-token=${token}`, [header]: token }],
+  ];
+}
+
+function adminActor(viaCookie: boolean): Actor {
+  return { role: 'admin', caller: p.admin, acting: p.admin, viaCookie };
+}
+
+function withCredentials(spec: RequestSpec, viaCookie: boolean, forged: Record<string, string>): RequestSpec {
+  const cookies = [spec.headers?.cookie, forged.cookie, viaCookie ? `${ACCESS_COOKIE}=${p.admin.accessCookie}` : '']
+    .filter(Boolean)
+    .join('; ');
+  const headers: Record<string, string> = { ...spec.headers, ...forged };
+  if (cookies) headers.cookie = cookies;
+  else delete headers.cookie;
+  if (!viaCookie) headers.authorization = `Bearer ${p.admin.token}`;
+  return { ...spec, headers };
+}
+
+describe('anti-forgery: every non-GET/HEAD route refuses a request without the matching header', () => {
+  it('refuses each forgery on every mutating route, stores nothing, and accepts the matching pair', async () => {
+    const mutating = p.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/*' && !isSafeMethod(r.method));
+    const prepared: [string, Prepared, boolean][] = [];
+    for (const route of mutating) {
+      const key = `${route.method} ${route.url}`;
+      const access = ROUTE_ACCESS[key];
+      expect(access, `${key} has no entry in ROUTE_ACCESS`).toBeDefined();
+      if (!access) continue;
+      // Routes that take the access cookie are what a cross-site form would aim at: forge with the cookie too.
+      for (const viaCookie of access.cookieAuth ? [false, true] : [false]) {
+        prepared.push([key, await access.build(m, adminActor(viaCookie)), viaCookie]);
+      }
+    }
+    const before = await snapshot(p);
+    const failures: string[] = [];
+    let tried = 0;
+    for (const [key, spec, viaCookie] of prepared) {
+      for (const [what, forged] of forgeries(p.xsrf)) {
+        const answer = await send(p.url, withCredentials(spec, viaCookie, forged));
+        tried++;
+        if (answer.status !== 403 || answer.json?.message !== REFUSED) {
+          failures.push(`${key}${viaCookie ? ' (access cookie)' : ''} with ${what}: ${answer.status} ${answer.text}`);
+        }
+      }
+      // No method slips past: PATCH is checked like POST, OPTIONS reaches no handler.
+      for (const method of ['PATCH', 'OPTIONS']) {
+        const answer = await send(p.url, withCredentials({ ...spec, method }, viaCookie, {}));
+        tried++;
+        const refused = method === 'PATCH' ? answer.status === 403 : answer.status === 404;
+        if (!refused) failures.push(`${method} ${key.split(' ')[1]}: ${answer.status} ${answer.text.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot(p)).toEqual(before);
+    // The same requests with the matching pair are done: the refusals above were the anti-forgery check's.
+    const accepted: string[] = [];
+    for (const [key, spec, viaCookie] of prepared) {
+      const token = p.xsrf;
+      const answer = await send(
+        p.url,
+        withCredentials(spec, viaCookie, { cookie: `${XSRF_COOKIE}=${token}`, [header]: token }),
+      );
+      const success = ROUTE_ACCESS[key]?.success ?? [200];
+      if (!success.includes(answer.status)) accepted.push(`${key}: ${answer.status} ${answer.text.slice(0, 200)}`);
+    }
+    expect(accepted).toEqual([]);
+    console.log(
+      `[anti-forgery] ${mutating.length} non-GET/HEAD routes, ${prepared.length} requests × ${forgeries(p.xsrf).length} forgeries + PATCH/OPTIONS = ${tried} refused requests; ${prepared.length} accepted with the matching pair`,
+    );
+  }, 180_000);
+
+  it('hands out the token as a readable SameSite=Strict cookie', async () => {
+    const answer = await send(p.url, { method: 'GET', path: '/api/News/News/news' });
+    const cookie = ([] as string[]).concat(answer.headers['set-cookie'] ?? []).find((c) => c.startsWith(XSRF_COOKIE));
+    expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]{32}; Path=\/; SameSite=Strict$/);
+  });
+});
+
+describe('rate limits', () => {
+  it('limit login, registration, password recovery and contact per client, whatever X-Forwarded-For says', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= RATE_LIMIT; i++) {
+      const answer = await p.call({
+        method: 'POST',
+        path: `/api/Register/RecoverPassword?email=nobody-${i}@example.org`,
+        // A client must not choose its own rate-limit key.
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      });
+      statuses.push(answer.status);
+      if (answer.status === 429) expect(answer.json.message).toMatch(/^Too many attempts, please wait \d+ s$/);
+    }
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(RATE_LIMIT);
+    expect(statuses.at(-1)).toBe(429);
+    console.log(
+      `[anti-forgery] rate limit: ${statuses.length} recover-password requests, ${statuses.filter((s) => s === 429).length} refused with 429`,
+    );
+  });
+});
