@@ -329,6 +329,8 @@ describe('administration screens (Chromium)', () => {
       });
     };
     const before = await shown();
+    // The booked page is the portal itself, so this page gets the partner's layers.
+    await page.getByText('So sieht das eingebettete Bild jetzt aus').waitFor();
     await screenshots(page, 'camera-setup');
 
     const layers: { level: string; color: [number, number, number, number] }[] = [

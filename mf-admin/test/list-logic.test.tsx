@@ -9,7 +9,7 @@ import {
   validateBooking,
 } from '../src/cameras/bookings.ts';
 import { initialPosition, positionToSave } from '../src/cameras/image-position-dialog.tsx';
-import { embedImageUrl, embedSnippet, freshImageUrl } from '../src/setup/embed-snippet.ts';
+import { embedImageUrl, embedSnippet, freshImageUrl, previewShowsLayersOf } from '../src/setup/embed-snippet.ts';
 import { layersOf, newLayer, withLevelLoaded } from '../src/setup/layers.ts';
 import { removeById, replaceOrAppend } from '../src/shared/list-updates.ts';
 
@@ -147,5 +147,16 @@ describe('the position dialog', () => {
       direction: 45,
       name: '202611221405',
     });
+  });
+});
+
+describe('the composed preview', () => {
+  it('shows a page’s layers only where the request comes from that page', () => {
+    expect(previewShowsLayersOf('http://localhost:8080/', 'http://localhost:8080/edit/referer/cameras')).toBe(true);
+    expect(previewShowsLayersOf('https://hotel.ch/', 'http://localhost:8080/edit/referer/cameras')).toBe(false);
+    expect(previewShowsLayersOf('http://localhost:8080/partner/', 'http://localhost:8080/edit/referer/cameras')).toBe(
+      false,
+    );
+    expect(previewShowsLayersOf('no url', 'http://localhost:8080/')).toBe(false);
   });
 });

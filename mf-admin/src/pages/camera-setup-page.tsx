@@ -118,7 +118,7 @@ function CameraLayers({ url, webcam }: { url: string; webcam: Webcam }) {
 
   return (
     <>
-      <CameraEmbed webcam={webcam} imageVersion={imageVersion} />
+      <CameraEmbed webcam={webcam} url={url} imageVersion={imageVersion} />
       <section className="admin-section" aria-labelledby="layers-heading">
         <h2 id="layers-heading">Layer für {webcam.name}</h2>
         <div className="layer-groups">

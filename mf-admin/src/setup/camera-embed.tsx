@@ -3,10 +3,10 @@ import { useId, useRef, useState } from 'react';
 import { cameraImagePath } from '../shared/admin-api.ts';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
-import { embedSnippet, freshImageUrl } from './embed-snippet.ts';
+import { embedSnippet, freshImageUrl, previewShowsLayersOf } from './embed-snippet.ts';
 
 /** Image size, download link, the `<img>` tag to copy and the composed image as partners see it. */
-export function CameraEmbed({ webcam, imageVersion }: { webcam: Webcam; imageVersion: number }) {
+export function CameraEmbed({ webcam, url, imageVersion }: { webcam: Webcam; url: string; imageVersion: number }) {
   const api = useAdminApi();
   const snippetId = useId();
   const snippetRef = useRef<HTMLTextAreaElement>(null);
@@ -71,7 +71,9 @@ export function CameraEmbed({ webcam, imageVersion }: { webcam: Webcam; imageVer
             height={info.data?.height}
           />
           <figcaption className="muted">
-            So sieht das eingebettete Bild jetzt aus; es lädt nach jeder Layer-Änderung neu.
+            {previewShowsLayersOf(url, window.location.href)
+              ? 'So sieht das eingebettete Bild jetzt aus; es lädt nach jeder Layer-Änderung neu.'
+              : `So erhält diese Seite das Bild. Die Layer erscheinen auf ${url}, wo das Bild eingebettet ist.`}
           </figcaption>
         </figure>
       </div>

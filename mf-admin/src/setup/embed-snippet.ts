@@ -24,3 +24,17 @@ export function embedSnippet(origin: string, cameraName: string, size: ImageSize
 export function freshImageUrl(cameraName: string, version: number): string {
   return `${cameraImagePath(cameraName)}?v=${version}`;
 }
+
+/**
+ * Image delivery draws a page's layers when the request comes from that page (same origin, path
+ * under the booked one): only then does the preview on this page show them.
+ */
+export function previewShowsLayersOf(bookedUrl: string, pageUrl: string): boolean {
+  try {
+    const booked = new URL(bookedUrl);
+    const page = new URL(pageUrl);
+    return booked.origin === page.origin && page.pathname.startsWith(booked.pathname);
+  } catch {
+    return false;
+  }
+}
