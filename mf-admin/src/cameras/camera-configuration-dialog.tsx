@@ -1,9 +1,9 @@
 import { QUALITIES, type Quality, type Webcam } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, Notice, SelectField, useForm } from '@lakecams/ui-kit';
-import { useState } from 'react';
-import { type CameraConfiguration, failureMessage } from '../shared/admin-api.ts';
+import { Form, FormActions, ModalDialog, SelectField, useForm } from '@lakecams/ui-kit';
+import type { CameraConfiguration } from '../shared/admin-api.ts';
 import { ChoiceField } from '../shared/fields.tsx';
 import { LoadStatus } from '../shared/load-status.tsx';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 import { userLabel } from './camera-permissions-dialog.tsx';
@@ -27,17 +27,10 @@ export function CameraConfigurationDialog({ webcam, onClose }: { webcam: Webcam;
   const form = useForm<ConfigurationField>({ userId: '', quality: 'MEDIUM' }, (values) =>
     values.quality ? {} : { quality: 'Qualität wird benötigt' },
   );
-  const [state, setState] = useState<'idle' | 'busy' | { failure: string }>('idle');
+  const change = useAction();
 
-  async function run(action: () => Promise<void>, failure: string) {
-    setState('busy');
-    try {
-      await action();
-      configurations.reload();
-      setState('idle');
-    } catch (error) {
-      setState({ failure: failureMessage(error, failure) });
-    }
+  async function run(call: () => Promise<void>, failure: string) {
+    if (await change.run(call, failure)) configurations.reload();
   }
 
   const submit = () => {
@@ -66,7 +59,7 @@ export function CameraConfigurationDialog({ webcam, onClose }: { webcam: Webcam;
                 type="button"
                 className="button--secondary button--small"
                 aria-label={`Konfiguration von ${configurationUser(configuration)} entfernen`}
-                disabled={state === 'busy'}
+                disabled={change.busy}
                 onClick={() =>
                   void run(
                     () => api.removeConfiguration(configuration.id),
@@ -91,13 +84,9 @@ export function CameraConfigurationDialog({ webcam, onClose }: { webcam: Webcam;
           />
           <SelectField field={form.field('quality')} label="Qualität" placeholder="Bitte wählen" options={QUALITIES} />
         </div>
-        {typeof state === 'object' && (
-          <Notice tone="error">
-            <p>{state.failure}</p>
-          </Notice>
-        )}
+        <ActionFailure action={change} />
         <FormActions>
-          <button type="submit" disabled={state === 'busy'}>
+          <button type="submit" disabled={change.busy}>
             Festlegen
           </button>
           <button type="button" className="button--secondary" onClick={onClose}>

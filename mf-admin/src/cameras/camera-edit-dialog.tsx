@@ -1,8 +1,7 @@
 import { CAMERA_RULES, validateForm, WEBCAM_TYPES, type Webcam, type WebcamType } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, Notice, SelectField, TextField, useForm } from '@lakecams/ui-kit';
-import { useState } from 'react';
-import { failureMessage } from '../shared/admin-api.ts';
+import { Form, FormActions, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
 import { InputField } from '../shared/fields.tsx';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 
 type CameraField = 'name' | 'pattern' | 'distance' | 'angle' | 'intervalMin' | 'webcamType';
@@ -61,18 +60,13 @@ export function CameraEditDialog({
 }) {
   const api = useAdminApi();
   const form = useForm<CameraField>(cameraValues(webcam), validateCamera);
-  const [state, setState] = useState<'idle' | 'saving' | { failure: string }>('idle');
+  const save = useAction();
 
   async function submit() {
     if (!form.attemptSubmit()) return;
-    setState('saving');
-    try {
-      await api.saveCamera(webcamOf(webcam?.id ?? 0, form.values));
-      onSaved();
-    } catch (error) {
-      // 409: the name is taken; the server says so.
-      setState({ failure: failureMessage(error, 'Die Webcam konnte nicht gespeichert werden.') });
-    }
+    // A taken name answers 409 with the server's message.
+    const camera = webcamOf(webcam?.id ?? 0, form.values);
+    if (await save.run(() => api.saveCamera(camera), 'Die Webcam konnte nicht gespeichert werden.')) onSaved();
   }
 
   return (
@@ -88,13 +82,9 @@ export function CameraEditDialog({
           <InputField field={form.field('intervalMin')} label="Intervall (Minuten)" type="number" hint="1 bis 60" />
           <SelectField field={form.field('webcamType')} label="Typ" placeholder="Bitte wählen" options={WEBCAM_TYPES} />
         </div>
-        {typeof state === 'object' && (
-          <Notice tone="error">
-            <p>{state.failure}</p>
-          </Notice>
-        )}
+        <ActionFailure action={save} />
         <FormActions>
-          <button type="submit" disabled={state === 'saving'}>
+          <button type="submit" disabled={save.busy}>
             Speichern
           </button>
           <button type="button" className="button--secondary" onClick={onClose}>

@@ -1,8 +1,9 @@
 import type { UserSummary, Webcam } from '@lakecams/contracts';
 import { FormActions, ModalDialog, Notice } from '@lakecams/ui-kit';
 import { useId, useState } from 'react';
-import { failureMessage, type UserRef } from '../shared/admin-api.ts';
+import type { UserRef } from '../shared/admin-api.ts';
 import { LoadStatus } from '../shared/load-status.tsx';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
@@ -32,7 +33,7 @@ export function CameraPermissionsDialog({ webcam, onClose }: { webcam: Webcam; o
   );
   const [chosen, setChosen] = useState<ReadonlySet<string> | null>(null);
   const [filter, setFilter] = useState('');
-  const [state, setState] = useState<'idle' | 'saving' | 'saved' | { failure: string }>('idle');
+  const save = useAction();
   const selected = chosen ?? loaded.data?.permitted ?? new Set<string>();
 
   function toggle(id: string, on: boolean) {
@@ -40,20 +41,17 @@ export function CameraPermissionsDialog({ webcam, onClose }: { webcam: Webcam; o
     if (on) next.add(id);
     else next.delete(id);
     setChosen(next);
-    setState('idle');
+    save.reset();
   }
 
-  async function save() {
+  async function saveUsers() {
     const users: UserRef[] = (loaded.data?.users ?? [])
       .filter((user) => selected.has(user.id.toLowerCase()))
       .map(({ id, userName, email }) => ({ id, userName, email }));
-    setState('saving');
-    try {
-      await api.setPermittedUsers(webcam.id, users);
-      setState('saved');
-    } catch (error) {
-      setState({ failure: failureMessage(error, 'Die Berechtigungen konnten nicht gespeichert werden.') });
-    }
+    await save.run(
+      () => api.setPermittedUsers(webcam.id, users),
+      'Die Berechtigungen konnten nicht gespeichert werden.',
+    );
   }
 
   const users = loaded.data?.users ?? [];
@@ -87,18 +85,14 @@ export function CameraPermissionsDialog({ webcam, onClose }: { webcam: Webcam; o
             ))}
             {shown.length === 0 && <p className="muted">Kein Benutzer passt zur Suche.</p>}
           </fieldset>
-          {state === 'saved' && (
+          {save.done && (
             <Notice tone="success">
               <p>Die Berechtigungen sind gespeichert.</p>
             </Notice>
           )}
-          {typeof state === 'object' && (
-            <Notice tone="error">
-              <p>{state.failure}</p>
-            </Notice>
-          )}
+          <ActionFailure action={save} />
           <FormActions>
-            <button type="button" disabled={state === 'saving'} onClick={() => void save()}>
+            <button type="button" disabled={save.busy} onClick={() => void saveUsers()}>
               Speichern
             </button>
             <button type="button" className="button--secondary" onClick={onClose}>

@@ -1,10 +1,11 @@
 import { QUALITIES, type Webcam } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, Notice, SelectField, useForm } from '@lakecams/ui-kit';
+import { Form, FormActions, ModalDialog, SelectField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
-import { failureMessage, type RefererBooking } from '../shared/admin-api.ts';
+import type { RefererBooking } from '../shared/admin-api.ts';
 import { ChoiceField, InputField } from '../shared/fields.tsx';
 import { removeById, replaceOrAppend } from '../shared/list-updates.ts';
 import { LoadStatus } from '../shared/load-status.tsx';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 import {
@@ -34,17 +35,16 @@ export function CameraReferersDialog({ webcam, onClose }: { webcam: Webcam; onCl
   ]);
   const refererUsers = useLoaded(() => api.refererUsers(), 'Die Referer konnten nicht geladen werden.', [api]);
   const [editing, setEditing] = useState<RefererBooking | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const removal = useAction();
 
   async function remove(booking: RefererBooking) {
-    setFailure(null);
-    try {
-      await api.removeBooking(webcam.id, booking.id);
-      bookings.update((list) => removeById(list, booking.id));
-      if (editing?.id === booking.id) setEditing(null);
-    } catch (error) {
-      setFailure(failureMessage(error, 'Die Buchung konnte nicht entfernt werden.'));
-    }
+    const removed = await removal.run(
+      () => api.removeBooking(webcam.id, booking.id),
+      'Die Buchung konnte nicht entfernt werden.',
+    );
+    if (!removed) return;
+    bookings.update((list) => removeById(list, booking.id));
+    if (editing?.id === booking.id) setEditing(null);
   }
 
   return (
@@ -78,11 +78,7 @@ export function CameraReferersDialog({ webcam, onClose }: { webcam: Webcam; onCl
           ))}
         </ul>
       )}
-      {failure && (
-        <Notice tone="error">
-          <p>{failure}</p>
-        </Notice>
-      )}
+      <ActionFailure action={removal} />
       {editing ? (
         <BookingForm
           // A fresh form for each booking edited.
@@ -125,16 +121,15 @@ function BookingForm({
 }) {
   const api = useAdminApi();
   const form = useForm<keyof BookingFormValues>(bookingFormValues(booking), validateBooking);
-  const [state, setState] = useState<'idle' | 'saving' | { failure: string }>('idle');
+  const save = useAction();
 
   async function submit() {
     if (!form.attemptSubmit()) return;
-    setState('saving');
-    try {
-      onSaved(await api.saveBooking(booking.webcamId, bookingToSave(booking, form.values)));
-    } catch (error) {
-      setState({ failure: failureMessage(error, 'Die Buchung konnte nicht gespeichert werden.') });
-    }
+    const toSave = bookingToSave(booking, form.values);
+    await save.run(
+      async () => onSaved(await api.saveBooking(booking.webcamId, toSave)),
+      'Die Buchung konnte nicht gespeichert werden.',
+    );
   }
 
   return (
@@ -154,13 +149,9 @@ function BookingForm({
             choices={refererChoices}
           />
         </div>
-        {typeof state === 'object' && (
-          <Notice tone="error">
-            <p>{state.failure}</p>
-          </Notice>
-        )}
+        <ActionFailure action={save} />
         <FormActions>
-          <button type="submit" disabled={state === 'saving'}>
+          <button type="submit" disabled={save.busy}>
             Buchung speichern
           </button>
           <button type="button" className="button--secondary" onClick={onCancel}>

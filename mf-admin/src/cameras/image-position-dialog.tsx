@@ -1,9 +1,9 @@
 import { type Image, imageNameOf, POSITION_RULES, validateForm, type Webcam } from '@lakecams/contracts';
 import { Form, FormActions, ModalDialog, Notice, useForm } from '@lakecams/ui-kit';
-import { useState } from 'react';
-import { failureMessage, type ImagePosition } from '../shared/admin-api.ts';
+import type { ImagePosition } from '../shared/admin-api.ts';
 import { InputField } from '../shared/fields.tsx';
 import { LoadStatus } from '../shared/load-status.tsx';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
@@ -57,17 +57,12 @@ function PositionForm({
 }) {
   const api = useAdminApi();
   const form = useForm<PositionField>(initial, validatePosition);
-  const [state, setState] = useState<'idle' | 'saving' | 'saved' | { failure: string }>('idle');
+  const save = useAction();
 
   async function submit() {
     if (!form.attemptSubmit()) return;
-    setState('saving');
-    try {
-      await api.setPosition(positionToSave(webcamId, form.values));
-      setState('saved');
-    } catch (error) {
-      setState({ failure: failureMessage(error, 'Die Position konnte nicht gespeichert werden.') });
-    }
+    const position = positionToSave(webcamId, form.values);
+    await save.run(() => api.setPosition(position), 'Die Position konnte nicht gespeichert werden.');
   }
 
   return (
@@ -77,18 +72,14 @@ function PositionForm({
         <InputField field={form.field('lng')} label="Längengrad (lng)" type="number" step="any" hint="5.9 bis 10.5" />
       </div>
       <InputField field={form.field('direction')} label="Blickrichtung (°)" type="number" hint="0 = Nord, bis 359" />
-      {state === 'saved' && (
+      {save.done && (
         <Notice tone="success">
           <p>Die Position ist gespeichert; sie gilt ab dem nächsten Bild.</p>
         </Notice>
       )}
-      {typeof state === 'object' && (
-        <Notice tone="error">
-          <p>{state.failure}</p>
-        </Notice>
-      )}
+      <ActionFailure action={save} />
       <FormActions>
-        <button type="submit" disabled={!form.isValid || state === 'saving'}>
+        <button type="submit" disabled={!form.isValid || save.busy}>
           Position speichern
         </button>
         <button
@@ -96,7 +87,7 @@ function PositionForm({
           className="button--secondary"
           onClick={() => {
             form.reset();
-            setState('idle');
+            save.reset();
           }}
         >
           Reset

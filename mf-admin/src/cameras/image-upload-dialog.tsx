@@ -1,7 +1,8 @@
 import type { Webcam } from '@lakecams/contracts';
 import { FormActions, ModalDialog, Notice } from '@lakecams/ui-kit';
 import { useId, useState } from 'react';
-import { cameraImagePath, failureMessage } from '../shared/admin-api.ts';
+import { cameraImagePath } from '../shared/admin-api.ts';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 
 export const IMAGE_TYPES = 'image/jpeg,image/png,image/webp';
@@ -11,17 +12,17 @@ export function ImageUploadDialog({ webcam, onClose }: { webcam: Webcam; onClose
   const api = useAdminApi();
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
-  const [state, setState] = useState<'idle' | 'uploading' | { uploadedAt: number } | { failure: string }>('idle');
+  const upload = useAction();
+  // Shows the camera's image past every cache once the upload is through.
+  const [uploadedAt, setUploadedAt] = useState(0);
 
-  async function upload() {
+  async function send() {
     if (!file) return;
-    setState('uploading');
-    try {
-      await api.uploadImage(webcam.id, file, file.name);
-      setState({ uploadedAt: Date.now() });
-    } catch (error) {
-      setState({ failure: failureMessage(error, 'Das Bild konnte nicht hochgeladen werden.') });
-    }
+    const uploaded = await upload.run(
+      () => api.uploadImage(webcam.id, file, file.name),
+      'Das Bild konnte nicht hochgeladen werden.',
+    );
+    if (uploaded) setUploadedAt(Date.now());
   }
 
   return (
@@ -31,7 +32,7 @@ export function ImageUploadDialog({ webcam, onClose }: { webcam: Webcam; onClose
         aria-label="Bild hochladen"
         onSubmit={(event) => {
           event.preventDefault();
-          void upload();
+          void send();
         }}
       >
         <div className="form-field">
@@ -42,27 +43,23 @@ export function ImageUploadDialog({ webcam, onClose }: { webcam: Webcam; onClose
             accept={IMAGE_TYPES}
             onChange={(event) => {
               setFile(event.target.files?.[0] ?? null);
-              setState('idle');
+              upload.reset();
             }}
           />
         </div>
-        {typeof state === 'object' && 'uploadedAt' in state && (
+        {upload.done && (
           <Notice tone="success">
             <p>Das Bild ist jetzt das aktuelle Bild der Webcam.</p>
             <img
               className="uploaded-image"
-              src={`${cameraImagePath(webcam.name)}?v=${state.uploadedAt}`}
+              src={`${cameraImagePath(webcam.name)}?v=${uploadedAt}`}
               alt={`Aktuelles Bild von ${webcam.name}`}
             />
           </Notice>
         )}
-        {typeof state === 'object' && 'failure' in state && (
-          <Notice tone="error">
-            <p>{state.failure}</p>
-          </Notice>
-        )}
+        <ActionFailure action={upload} />
         <FormActions>
-          <button type="submit" disabled={!file || state === 'uploading'}>
+          <button type="submit" disabled={!file || upload.busy}>
             Hochladen
           </button>
           <button type="button" className="button--secondary" onClick={onClose}>

@@ -1,7 +1,6 @@
 import { Form, FormActions, FormCard, Notice, TextAreaField, useForm } from '@lakecams/ui-kit';
-import { useState } from 'react';
-import { failureMessage } from '../shared/admin-api.ts';
 import { LoadStatus } from '../shared/load-status.tsx';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
@@ -26,18 +25,13 @@ export function NewsForm() {
 function NewsEditor({ text }: { text: string }) {
   const api = useAdminApi();
   const form = useForm<'text'>({ text }, validateNews);
-  const [state, setState] = useState<'idle' | 'saving' | 'saved' | { failure: string }>('idle');
+  const save = useAction();
 
   async function submit() {
     if (!form.attemptSubmit()) return;
-    setState('saving');
-    try {
-      const saved = form.values.text.trim();
-      await api.setNews(saved);
-      form.reset({ text: saved });
-      setState('saved');
-    } catch (error) {
-      setState({ failure: failureMessage(error, 'Die Neuigkeiten konnten nicht gespeichert werden.') });
+    const text = form.values.text.trim();
+    if (await save.run(() => api.setNews(text), 'Die Neuigkeiten konnten nicht gespeichert werden.')) {
+      form.reset({ text });
     }
   }
 
@@ -45,7 +39,7 @@ function NewsEditor({ text }: { text: string }) {
     <Form onSubmit={() => void submit()} label="Neuigkeiten">
       <p className="muted">Der Text erscheint als Banner unter dem Kopf jeder Seite; ohne Text kein Banner.</p>
       <TextAreaField field={form.field('text')} label="Text des Banners" rows={3} />
-      {state === 'saved' && (
+      {save.done && (
         <Notice tone="success">
           <p>
             {form.values.text
@@ -54,13 +48,9 @@ function NewsEditor({ text }: { text: string }) {
           </p>
         </Notice>
       )}
-      {typeof state === 'object' && (
-        <Notice tone="error">
-          <p>{state.failure}</p>
-        </Notice>
-      )}
+      <ActionFailure action={save} />
       <FormActions>
-        <button type="submit" disabled={state === 'saving' || !form.isValid}>
+        <button type="submit" disabled={save.busy || !form.isValid}>
           Neuigkeiten speichern
         </button>
         <button
@@ -68,7 +58,7 @@ function NewsEditor({ text }: { text: string }) {
           className="button--secondary"
           onClick={() => {
             form.reset();
-            setState('idle');
+            save.reset();
           }}
         >
           Reset

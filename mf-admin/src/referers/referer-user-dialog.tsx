@@ -1,9 +1,9 @@
 import { REFERER_RULES, type RefererUser, validateForm } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, Notice, TextField, useForm } from '@lakecams/ui-kit';
-import { useState } from 'react';
-import { failureMessage, type UserRef } from '../shared/admin-api.ts';
+import { Form, FormActions, ModalDialog, TextField, useForm } from '@lakecams/ui-kit';
+import type { UserRef } from '../shared/admin-api.ts';
 import { ChoiceField } from '../shared/fields.tsx';
 import { LoadStatus } from '../shared/load-status.tsx';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
@@ -41,18 +41,17 @@ export function RefererUserDialog({
     { userEmail: referer?.userEmail ?? '', url: referer?.url ?? 'https://' },
     validateReferer,
   );
-  const [state, setState] = useState<'idle' | 'saving' | { failure: string }>('idle');
+  const save = useAction();
 
   async function submit() {
     if (!form.attemptSubmit()) return;
-    setState('saving');
-    try {
-      const { userEmail, url } = form.values;
-      onSaved(await api.saveRefererUser({ ...(referer ? { id: referer.id } : {}), userEmail, url: url.trim() }));
-    } catch (error) {
-      setState({ failure: failureMessage(error, 'Der Referer konnte nicht gespeichert werden.') });
-      onFailed();
-    }
+    const { userEmail, url } = form.values;
+    const changed = { ...(referer ? { id: referer.id } : {}), userEmail, url: url.trim() };
+    const saved = await save.run(
+      async () => onSaved(await api.saveRefererUser(changed)),
+      'Der Referer konnte nicht gespeichert werden.',
+    );
+    if (!saved) onFailed();
   }
 
   return (
@@ -72,13 +71,9 @@ export function RefererUserDialog({
           placeholder="https://www.beispiel.ch/"
           hint="Die Seite, die Bilder einbettet, mit https://"
         />
-        {typeof state === 'object' && (
-          <Notice tone="error">
-            <p>{state.failure}</p>
-          </Notice>
-        )}
+        <ActionFailure action={save} />
         <FormActions>
-          <button type="submit" disabled={state === 'saving'}>
+          <button type="submit" disabled={save.busy}>
             Speichern
           </button>
           <button type="button" className="button--secondary" onClick={onClose}>

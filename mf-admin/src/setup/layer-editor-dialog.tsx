@@ -1,7 +1,7 @@
 import { LAYER_RULES, type Layer, validateForm } from '@lakecams/contracts';
-import { FormActions, ModalDialog, Notice, TextField, useForm } from '@lakecams/ui-kit';
+import { FormActions, ModalDialog, TextField, useForm } from '@lakecams/ui-kit';
 import { useEffect, useId, useState } from 'react';
-import { failureMessage } from '../shared/admin-api.ts';
+import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { LEVEL_TITLES } from './layer-levels.ts';
 
@@ -30,7 +30,7 @@ export function LayerEditorDialog({
   const [enabled, setEnabled] = useState(layer.enabled);
   const [file, setFile] = useState<File | null>(null);
   const [filePreview, setFilePreview] = useState<string | null>(null);
-  const [state, setState] = useState<'idle' | 'saving' | { failure: string }>('idle');
+  const saving = useAction();
   const isNew = layer.id === 0;
 
   useEffect(() => {
@@ -42,18 +42,12 @@ export function LayerEditorDialog({
 
   async function save(withImage: boolean) {
     if (!form.attemptSubmit() || (withImage && !file)) return;
-    setState('saving');
-    try {
-      const changed = { ...layer, cron: form.values.cron.trim(), enabled };
-      const id = await api.saveLayer({
-        ...changed,
-        id: isNew ? null : layer.id,
-        file: withImage ? (file ?? undefined) : undefined,
-      });
+    const changed = { ...layer, cron: form.values.cron.trim(), enabled };
+    const image = withImage ? (file ?? undefined) : undefined;
+    await saving.run(async () => {
+      const id = await api.saveLayer({ ...changed, id: isNew ? null : layer.id, file: image });
       onSaved({ ...changed, id });
-    } catch (error) {
-      setState({ failure: failureMessage(error, 'Der Layer konnte nicht gespeichert werden.') });
-    }
+    }, 'Der Layer konnte nicht gespeichert werden.');
   }
 
   return (
@@ -98,22 +92,13 @@ export function LayerEditorDialog({
           </div>
         </div>
         {filePreview && <img className="layer-image layer-image--large" src={filePreview} alt="Gewähltes Bild" />}
-        {typeof state === 'object' && (
-          <Notice tone="error">
-            <p>{state.failure}</p>
-          </Notice>
-        )}
+        <ActionFailure action={saving} />
         <FormActions>
-          <button type="submit" disabled={!file || state === 'saving'}>
+          <button type="submit" disabled={!file || saving.busy}>
             Mit Bild speichern
           </button>
           {!isNew && (
-            <button
-              type="button"
-              className="button--secondary"
-              disabled={state === 'saving'}
-              onClick={() => void save(false)}
-            >
+            <button type="button" className="button--secondary" disabled={saving.busy} onClick={() => void save(false)}>
               Speichern, Bild behalten
             </button>
           )}

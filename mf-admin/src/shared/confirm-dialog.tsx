@@ -1,6 +1,6 @@
-import { FormActions, ModalDialog, Notice } from '@lakecams/ui-kit';
-import { type ReactNode, useState } from 'react';
-import { failureMessage } from './admin-api.ts';
+import { FormActions, ModalDialog } from '@lakecams/ui-kit';
+import type { ReactNode } from 'react';
+import { ActionFailure, useAction } from './use-action.tsx';
 
 interface ConfirmDialogProps {
   title: string;
@@ -14,27 +14,16 @@ interface ConfirmDialogProps {
 
 /** Asks before something is removed for good. */
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, failure }: ConfirmDialogProps) {
-  const [state, setState] = useState<'idle' | 'busy' | { failure: string }>('idle');
+  const action = useAction();
   async function confirm() {
-    setState('busy');
-    try {
-      await onConfirm();
-      onClose();
-    } catch (error) {
-      console.error(failure, error);
-      setState({ failure: failureMessage(error, failure) });
-    }
+    if (await action.run(onConfirm, failure)) onClose();
   }
   return (
     <ModalDialog title={title} onClose={onClose}>
       {children}
-      {typeof state === 'object' && (
-        <Notice tone="error">
-          <p>{state.failure}</p>
-        </Notice>
-      )}
+      <ActionFailure action={action} />
       <FormActions>
-        <button type="button" className="button--danger" disabled={state === 'busy'} onClick={() => void confirm()}>
+        <button type="button" className="button--danger" disabled={action.busy} onClick={() => void confirm()}>
           {confirmLabel}
         </button>
         <button type="button" className="button--secondary" onClick={onClose}>
