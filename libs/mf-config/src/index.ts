@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { type Configuration, type RspackPluginInstance, rspack } from '@rspack/core';
+import { FederationRuntimeEsmPlugin } from './federation-runtime-esm.ts';
 import { PrecompressPlugin } from './precompress.ts';
+import { reactRouterExportsModule, SharedExportsPlugin } from './shared-exports.ts';
 
 /** Module Federation names of the apps (snake_case: they become JavaScript identifiers). */
 export const MF_NAMES = ['shell', 'mf_map', 'mf_account', 'mf_admin'] as const;
@@ -28,6 +30,10 @@ interface SharedSingleton {
   singleton: true;
   requiredVersion: string;
   eager: false;
+  /** The module provided under the key, when it is not the package itself. */
+  import?: string;
+  /** The package's version, which a provided module outside the package cannot tell. */
+  version?: string;
 }
 
 /** The shared-module config every app uses, with versions read from the installed packages. */
@@ -36,6 +42,8 @@ export function sharedSingletons(appDir: string): Record<string, SharedSingleton
   for (const key of SHARED_SINGLETONS) {
     const version = installedVersion(packageNameOf(key), appDir);
     shared[key] = { singleton: true, requiredVersion: `^${version}`, eager: false };
+    // Only the exports the apps use (REACT_ROUTER_EXPORTS), still one instance per page.
+    if (key === 'react-router') Object.assign(shared[key], { import: reactRouterExportsModule(appDir), version });
   }
   return shared;
 }
@@ -93,8 +101,14 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
       dts: false,
       // The shell ships the federation runtime once; remotes use it (remoteEntry.js: 33 → 16 KiB gzip).
       // So a remote loads only into a host built with this config, which is the only way we load them.
-      experiments: isRemote ? { externalRuntime: true } : { provideExternalRuntime: true },
+      experiments: {
+        ...(isRemote ? { externalRuntime: true } : { provideExternalRuntime: true }),
+        // Pages only: the runtime drops its Node.js loading paths.
+        optimization: { target: 'web' },
+      },
     }),
+    new FederationRuntimeEsmPlugin(),
+    new SharedExportsPlugin(options.appDir),
     ...(options.plugins ?? []),
     new PrecompressPlugin(),
   ];

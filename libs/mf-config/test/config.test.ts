@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAppConfig, SHARED_SINGLETONS, sharedSingletons } from '../src/index.ts';
+import { reactRouterExportsModule } from '../src/shared-exports.ts';
 
 const MAP_DIR = path.resolve(import.meta.dirname, '../../../mf-map');
 
@@ -14,6 +15,12 @@ describe('sharedSingletons', () => {
     }
     expect(shared.react?.requiredVersion).toBe(shared['react/jsx-runtime']?.requiredVersion);
     expect(shared['react-dom/client']?.requiredVersion).toBe(shared['react-dom']?.requiredVersion);
+  });
+
+  it('shares react-router as the module of its used exports, under the package version', () => {
+    const router = sharedSingletons(MAP_DIR)['react-router'];
+    expect(router).toMatchObject({ singleton: true, import: reactRouterExportsModule(MAP_DIR) });
+    expect(router?.requiredVersion).toBe(`^${router?.version}`);
   });
 
   it('names a missing package instead of guessing a version', () => {
