@@ -6,7 +6,12 @@ import { DEFAULT_MAP_TILES } from './plugins/frontends.ts';
 
 const config = loadConfig(GatewayConfigSchema);
 const logger = createLogger(config.LOG_LEVEL, 'gateway');
-const bus = await createBus({ natsUrl: config.NATS_URL, name: 'gateway', namespace: config.BUS_NAMESPACE });
+const bus = await createBus({
+  natsUrl: config.NATS_URL,
+  name: 'gateway',
+  namespace: config.BUS_NAMESPACE,
+  streamReplicas: config.NATS_STREAM_REPLICAS,
+});
 const app = await buildGateway({
   bus,
   logger,

@@ -34,10 +34,12 @@ export interface BusConfig {
   subjects?: string[];
   /** NATS only: keep this bus apart from others on the same server (see `NatsBusOptions.namespace`). */
   namespace?: string;
+  /** NATS only: copies of the events stream in a cluster (`NatsBusOptions.streamReplicas`). */
+  streamReplicas?: number;
 }
 
 export async function createBus(config: BusConfig): Promise<Bus> {
-  const { natsUrl, name, logger, stream, subjects, namespace } = config;
-  if (natsUrl) return createNatsBus({ servers: natsUrl, name, logger, stream, subjects, namespace });
+  const { natsUrl, name, logger, stream, subjects, namespace, streamReplicas } = config;
+  if (natsUrl) return createNatsBus({ servers: natsUrl, name, logger, stream, subjects, namespace, streamReplicas });
   return createInProcessBus({ logger, subjects });
 }

@@ -60,6 +60,8 @@ export interface NatsBusOptions {
   namespace?: string;
   /** Events older than this are discarded; default 7 days. */
   maxAgeMs?: number;
+  /** Copies of the events stream in a NATS cluster (1 on a single server, 3 on a cluster of three). */
+  streamReplicas?: number;
   logger?: BusLogger;
 }
 
@@ -86,7 +88,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   let jsm: JetStreamManager;
   try {
     jsm = await jetstreamManager(nc);
-    await ensureStream(jsm, stream, wireSubjects, maxAgeMs);
+    await ensureStream(jsm, stream, wireSubjects, maxAgeMs, options.streamReplicas ?? 1);
   } catch (error) {
     await nc.close();
     throw error;
@@ -177,7 +179,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
               { stream, durable: config.durable_name, notice: notice.type },
               'bus consumer missing, declaring it again',
             );
-            await ensureStream(jsm, stream, wireSubjects, maxAgeMs)
+            await ensureStream(jsm, stream, wireSubjects, maxAgeMs, options.streamReplicas ?? 1)
               .then(() => ensureConsumer(config))
               .catch((error) => logger.error({ err: errorMessage(error) }, 'bus consumer declaration failed'));
           }
@@ -231,8 +233,14 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   };
 }
 
-async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], maxAgeMs: number): Promise<void> {
-  const limits = { subjects, max_age: nanos(maxAgeMs) };
+async function ensureStream(
+  jsm: JetStreamManager,
+  name: string,
+  subjects: string[],
+  maxAgeMs: number,
+  replicas: number,
+): Promise<void> {
+  const limits = { subjects, max_age: nanos(maxAgeMs), num_replicas: replicas };
   try {
     await jsm.streams.info(name);
   } catch (error) {

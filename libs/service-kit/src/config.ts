@@ -12,6 +12,8 @@ export const BaseConfigSchema = Type.Object({
   NATS_URL: Type.Optional(Type.String()),
   /** Keeps this portal's messages apart from others on the same NATS server. */
   BUS_NAMESPACE: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$' })),
+  /** Copies of the events stream: 3 on a NATS cluster of three, 1 on a single server. */
+  NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   /** PEM public key of svc-identity, to verify access tokens. */
   JWT_PUBLIC_KEY: Type.Optional(Type.String()),
 });

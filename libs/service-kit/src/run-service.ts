@@ -16,6 +16,7 @@ export async function runService<Options extends FastifyPluginOptions>(
     natsUrl: config.NATS_URL,
     name: `svc-${definition.name}`,
     namespace: config.BUS_NAMESPACE,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
   });
   const app = await buildServiceApp(definition, {
     bus,
