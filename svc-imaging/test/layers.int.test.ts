@@ -6,6 +6,7 @@ import { refererService } from '@lakecams/svc-referer';
 import { webcamService } from '@lakecams/svc-webcam';
 import { createSigner } from 'fast-jwt';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -268,5 +269,58 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     expect(near(await pixel(visitor.rawPayload, 300, 200), BLUE)).toBe(true);
     await deleteLayer(offline);
     await deleteLayer(base);
+  });
+
+  it('a camera that hangs, sends garbage or too much: the job records why, and after 3 intervals the offline layer shows', async () => {
+    const offline = await setLayer('OFFLINE', await solid('#00ff00', 1920, 1080));
+    const server = createServer((request, response) => {
+      if (request.url === '/hang.jpg') return; // never answers
+      if (request.url === '/garbage.jpg') {
+        response.writeHead(200, { 'content-type': 'image/jpeg' });
+        return response.end('definitely not a jpeg');
+      }
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      response.end(Buffer.alloc(256 * 1024, 0xff));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const limits = { timeoutMs: 300, maxBytes: 64 * 1024, retries: 0 };
+    try {
+      // Time passes: every good picture of the camera is now at least four intervals old.
+      const lastGood = new Date(Date.now() - 4 * 60_000);
+      await imaging.db
+        .updateTable('captures' as never)
+        .set({ startedAt: lastGood } as never)
+        .where('webcamId' as never, '=', camera.webcamId as never)
+        .execute();
+      const errors: string[] = [];
+      for (const [offset, path] of [
+        [3, '/hang.jpg'],
+        [2, '/garbage.jpg'],
+        [1, '/huge.jpg'],
+      ] as const) {
+        const result = await captureTick(
+          { ...imaging.captureContext, limits },
+          { ...camera, pattern: `${base}${path}` },
+          new Date(Date.now() - offset * 60_000),
+        );
+        expect(result.outcome, path).toBe('failed');
+        errors.push(result.outcome === 'failed' ? result.error : '');
+      }
+      expect(errors[0]).toMatch(/no answer within|time/i);
+      expect(errors[1]).toMatch(/decodable/i);
+      expect(errors[2]).toMatch(/large|limit|bytes/i);
+      const jobs = await imaging.inject({ url: '/api/Jobs/state', headers: admin });
+      expect(JSON.stringify(jobs.json())).toContain(errors[1]);
+
+      await until(async () => (await get('Ufer.jpg', { referer: PAGE })).headers['x-camera-offline'] === 'silent');
+      const response = await get('Ufer.jpg', { referer: PAGE });
+      expect(response.headers['x-image-layers']).toMatch(new RegExp(`^o${offline}\\.`));
+      expect(near(await pixel(response.rawPayload, 300, 200), [0, 255, 0])).toBe(true);
+    } finally {
+      await deleteLayer(offline);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
