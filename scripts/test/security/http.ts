@@ -115,11 +115,12 @@ export function send(base: string, spec: RequestSpec): Promise<Answer> {
 /** Bytes straight onto a socket, for request lines node:http refuses to send (raw NUL, raw unicode, bad escapes). */
 export function sendRawRequest(base: string, head: Buffer): Promise<Answer> {
   const url = new URL(base);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname, () => socket.end(head));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
+    // The server may close the connection on a request it cannot parse: whatever came back is the answer.
+    socket.on('error', () => socket.destroy());
     socket.setTimeout(30_000, () => socket.destroy(new Error('raw request timed out')));
     socket.on('close', () => {
       const all = Buffer.concat(chunks);

@@ -40,7 +40,13 @@ export const ADMIN_ROLE = 'Admin';
 function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {
     const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
+    if (key !== name) continue;
+    // A malformed escape is just a bad token (verification fails), not a server error.
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return rest.join('=');
+    }
   }
   return undefined;
 }

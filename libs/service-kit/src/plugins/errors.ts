@@ -34,6 +34,15 @@ export const errorsPlugin = fp(
         request.log.warn({ err: error }, 'database unavailable');
         return reply.code(503).send(errorBody(503, 'Database unavailable, please retry shortly'));
       }
+      // PostgreSQL "data exception" (class 22): a value from the request does not fit its column (an id
+      // beyond integer, a NUL character in text, …), so it is the request that is wrong.
+      if (typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code) && !error.statusCode) {
+        return reply.code(400).send(errorBody(400, `Invalid value in the request: ${error.message}`));
+      }
+      // A foreign key the request named is gone (a deleted camera, a token outliving its user).
+      if (error.code === '23503') {
+        return reply.code(409).send(errorBody(409, 'The request refers to something that does not exist (any more)'));
+      }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');

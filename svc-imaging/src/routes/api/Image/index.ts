@@ -24,6 +24,22 @@ const IMAGE_NAME = /^\d{12}$/;
 /** Like a capture's size limit (decisions.md, "Camera URLs"). */
 const UPLOAD_BYTES = 25 * 1024 * 1024;
 
+/** What the upload dialog offers; SVG and PDF are rendered by other libraries (scripts, external references). */
+const PICTURE_FORMATS = new Set(['jpeg', 'png', 'webp']);
+
+/** Decodes in full, within the pixel limit, and is a picture format. */
+async function isPicture(bytes: Buffer): Promise<boolean> {
+  if (bytes.length === 0) return false;
+  try {
+    const image = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
+    if (!PICTURE_FORMATS.has((await image.metadata()).format ?? '')) return false;
+    await image.stats();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `Richterswil.jpg` → `Richterswil`; null when it is not a camera name with `.jpg`. */
 function cameraNameOf(file: string): string | null {
   const name = file.endsWith('.jpg') ? file.slice(0, -4) : null;
@@ -212,16 +228,19 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
         return reply.code(415).send(errorBody(415, 'Send the picture as multipart/form-data'));
       const camera = await app.cameraDirectory.byId(request.query.webcamId);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
-      const file = await request.file();
-      if (file?.fieldname !== 'file')
-        return reply.code(400).send(errorBody(400, 'The picture goes in the field "file"'));
-      const bytes = await file.toBuffer();
+      let bytes: Buffer;
+      try {
+        const file = await request.file();
+        if (file?.fieldname !== 'file')
+          return reply.code(400).send(errorBody(400, 'The picture goes in the field "file"'));
+        bytes = await file.toBuffer();
+      } catch (error) {
+        // Limits answer with their own status (413); a body that is not multipart as announced is the client's.
+        if ((error as { statusCode?: number }).statusCode) throw error;
+        return reply.code(400).send(errorBody(400, 'The upload is not valid multipart/form-data'));
+      }
       // Refused before it is recorded: a bad upload leaves the camera's history as it was.
-      const readable = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
-        .stats()
-        .then(() => true)
-        .catch(() => false);
-      if (!readable) return reply.code(400).send(errorBody(400, 'The file is not an image'));
+      if (!(await isPicture(bytes))) return reply.code(400).send(errorBody(400, 'The file is not an image'));
       const result = await captureTick(app.captureContext, camera, new Date(), 1, bytes);
       if (result.outcome === 'skipped')
         return reply.code(409).send(errorBody(409, 'A capture of this minute is running, please retry shortly'));

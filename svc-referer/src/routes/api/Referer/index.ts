@@ -15,7 +15,8 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.requireUser,
       schema: {
         summary: "Width and height of a camera's full image",
-        querystring: Type.Object({ cameraId: Type.Integer({ minimum: 1 }) }),
+        // PostgreSQL integer: a larger id would fail the look-up in svc-imaging, not find nothing.
+        querystring: Type.Object({ cameraId: Type.Integer({ minimum: 1, maximum: 2147483647 }) }),
         response: {
           200: Type.Object({ width: Type.Integer(), height: Type.Integer() }),
           401: ErrorSchema,

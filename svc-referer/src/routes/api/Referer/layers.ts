@@ -159,14 +159,20 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!request.isMultipart()) return reply.code(415).send(errorBody(415, 'Send the layer as multipart/form-data'));
       const fields: Record<string, string> = {};
       let file: Buffer | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file')
-            return reply.code(400).send(errorBody(400, 'The image goes in the field "file"'));
-          file = await part.toBuffer();
-        } else {
-          fields[part.fieldname] = String(part.value ?? '');
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'file')
+              return reply.code(400).send(errorBody(400, 'The image goes in the field "file"'));
+            file = await part.toBuffer();
+          } else {
+            fields[part.fieldname] = String(part.value ?? '');
+          }
         }
+      } catch (error) {
+        // Limits answer with their own status (413); a body that is not multipart as announced is the client's.
+        if ((error as { statusCode?: number }).statusCode) throw error;
+        return reply.code(400).send(errorBody(400, 'The upload is not valid multipart/form-data'));
       }
       const url = (fields.url ?? '').trim();
       const level = (fields.level || 'BASE').toUpperCase() as LayerLevel;

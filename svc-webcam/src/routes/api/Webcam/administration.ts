@@ -213,7 +213,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
             start: Day,
             end: Day,
             quality: QualitySchema,
-            refererUserId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+            refererUserId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
             refererUserText: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
           },
           { additionalProperties: true },
