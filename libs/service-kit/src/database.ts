@@ -21,8 +21,10 @@ export function createKysely<DB>(options: DatabaseOptions): Kysely<DB> {
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 3000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A client losing its connection must not crash the process, whether idle in the pool (pool 'error') or
+  // checked out between two queries of a transaction (its own 'error'); the next query reconnects.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Tables and columns are snake_case in SQL and camelCase in TypeScript.
   return new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
