@@ -41,15 +41,14 @@ const NEW_CAMERA = 'Testkamera-Kempraten';
 describe('administration screens (Chromium)', () => {
   let portal: RunningPortal;
   let browser: Browser;
-  /** The referer user's page: the portal itself, so the preview's Referer matches the booking. */
-  let partnerUrl: string;
+  /** The referer user's page, a partner site elsewhere: the configure page previews its picture. */
+  const partnerUrl = 'https://hotel-seeblick.example/webcam';
   const errors: string[] = [];
 
   beforeAll(async () => {
     // No capture schedules: pictures change only through what the test does.
     portal = await startTestPortal({ demoBackfillMinutes: 0, schedule: false, rateLimitPerMinute: 1000 });
     browser = await launchChromium();
-    partnerUrl = `${portal.url}/`;
     // A user who registered earlier (registration itself is the account test's subject).
     const identity = portal.services.identity;
     const user = await identity.users.insert({
@@ -329,8 +328,8 @@ describe('administration screens (Chromium)', () => {
       });
     };
     const before = await shown();
-    // The booked page is the portal itself, so this page gets the partner's layers.
-    await page.getByText('So sieht das eingebettete Bild jetzt aus').waitFor();
+    // The preview shows the picture as the partner's page gets it, its layers included.
+    await page.getByText(/das Bild, mit Qualität und Layern/).waitFor();
     await screenshots(page, 'camera-setup');
 
     const layers: { level: string; color: [number, number, number, number] }[] = [

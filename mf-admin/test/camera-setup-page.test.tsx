@@ -77,7 +77,10 @@ describe('camera setup', () => {
       `<img src="${window.location.origin}/api/Image/Get/camera/Halbinsel-Au.jpg" width="1920" height="1080" alt="Webcam Halbinsel-Au – Seecam Zürichsee">`,
     );
     // This page is not the partner's: its requests do not get the partner's layers, and the caption says so.
-    expect(screen.getByText(/Die Layer erscheinen auf https:\/\/partner\.ch\//)).toBeTruthy();
+    expect(screen.getByText(/So erhält https:\/\/partner\.ch\/ das Bild/)).toBeTruthy();
+    expect((screen.getByAltText(/Vorschau/) as HTMLImageElement).src).toContain(
+      `page=${encodeURIComponent('https://partner.ch/')}`,
+    );
     const levels = fake.requestsTo('/api/Referer/GetLayer/layer').map((request) => queryOf(request.url));
     expect(levels).toEqual(
       expect.arrayContaining(

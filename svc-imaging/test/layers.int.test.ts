@@ -194,6 +194,23 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     expect(near(await pixel(plain.rawPayload, 10, 10), BLUE)).toBe(true);
   });
 
+  it("shows a page's owner the picture as that page gets it (preview), and nobody else", async () => {
+    const base = await setLayer('BASE', await solid('#ff0000', 960, 540));
+    const preview = (headers: Record<string, string>, page = PAGE) =>
+      get(`Ufer.jpg?page=${encodeURIComponent(page)}`, headers);
+    await until(async () => String((await preview(rita)).headers['x-image-layers'] ?? '').startsWith(`b${base}.`));
+    const own = await preview(rita);
+    expect(own.headers['x-image-quality']).toBe('POOR; referer booking');
+    expect(own.headers['cache-control']).toMatch(/^private/);
+    expect(near(await pixel(own.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    expect((await preview(admin)).headers['x-image-layers']).toBe(own.headers['x-image-layers']);
+    const otto = { authorization: `Bearer ${sign({ sub: '33333333-3333-4333-8333-333333333333', role: [] })}` };
+    expect((await preview(otto)).statusCode).toBe(403);
+    expect((await preview(rita, 'https://not-mine.example/')).statusCode).toBe(403);
+    expect((await preview({})).statusCode).toBe(401);
+    await deleteLayer(base);
+  });
+
   it('rotates the advertisements so that with N of them each shows on every Nth image', async () => {
     const colors: Record<string, Rgb> = {};
     for (const [color, rgb] of [

@@ -1,4 +1,4 @@
-import type { RefererUser } from '@lakecams/contracts';
+import { type RefererUser, SUBJECTS } from '@lakecams/contracts';
 import type { ServiceDefinition } from '@lakecams/service-kit';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.ts';
@@ -32,6 +32,23 @@ export const refererService: ServiceDefinition = {
           .executeTakeFirst()) ?? null,
       { queue: 'svc-referer' },
     );
-    app.addHook('onClose', async () => lookup.unsubscribe());
+    // svc-imaging lets a page's owner preview the page's picture.
+    const owned = await app.bus.respond<{ userId: string; url: string }, boolean>(
+      SUBJECTS.pageOwned,
+      async ({ data }) =>
+        typeof data.userId === 'string' &&
+        typeof data.url === 'string' &&
+        (await db
+          .selectFrom('refererUsers')
+          .select('id')
+          .where('userId', '=', data.userId)
+          .where('url', '=', data.url)
+          .executeTakeFirst()) !== undefined,
+      { queue: 'svc-referer' },
+    );
+    app.addHook('onClose', async () => {
+      await lookup.unsubscribe();
+      await owned.unsubscribe();
+    });
   },
 };

@@ -8,6 +8,8 @@ export const SUBJECTS = {
   layerChanged: 'referer.layer.changed',
   /** Request: `{ layerId, offset }` → `LayerImageChunk | null` (the layer's PNG, in pieces). */
   layerImage: 'referer.layer.image',
+  /** Request: `{ userId, url }` → whether that user has the referer page `url`. */
+  pageOwned: 'referer.page.owned',
   /** Request: `{ refererUserIds: number[] | null }` → the cameras booked for them (all for null). */
   bookedCameras: 'webcam.cameras.booked',
   imageCaptured: 'imaging.image.captured',

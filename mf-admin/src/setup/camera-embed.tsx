@@ -3,7 +3,7 @@ import { useId, useRef, useState } from 'react';
 import { cameraImagePath } from '../shared/admin-api.ts';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
-import { embedSnippet, freshImageUrl, previewShowsLayersOf } from './embed-snippet.ts';
+import { embedSnippet, pagePreviewUrl } from './embed-snippet.ts';
 
 /** Image size, download link, the `<img>` tag to copy and the composed image as partners see it. */
 export function CameraEmbed({ webcam, url, imageVersion }: { webcam: Webcam; url: string; imageVersion: number }) {
@@ -65,15 +65,13 @@ export function CameraEmbed({ webcam, url, imageVersion }: { webcam: Webcam; url
         </div>
         <figure className="embed__preview">
           <img
-            src={freshImageUrl(webcam.name, imageVersion)}
+            src={pagePreviewUrl(webcam.name, url, imageVersion)}
             alt={`Vorschau: ${webcam.name} mit Layern`}
             width={info.data?.width}
             height={info.data?.height}
           />
           <figcaption className="muted">
-            {previewShowsLayersOf(url, window.location.href)
-              ? 'So sieht das eingebettete Bild jetzt aus; es lädt nach jeder Layer-Änderung neu.'
-              : `So erhält diese Seite das Bild. Die Layer erscheinen auf ${url}, wo das Bild eingebettet ist.`}
+            So erhält {url} das Bild, mit Qualität und Layern; es lädt nach jeder Layer-Änderung neu.
           </figcaption>
         </figure>
       </div>

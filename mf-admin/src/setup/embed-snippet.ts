@@ -20,21 +20,10 @@ export function embedSnippet(origin: string, cameraName: string, size: ImageSize
   return `<img ${attributes.join(' ')}>`;
 }
 
-/** The same image again, past every cache: the preview after a layer change. */
-export function freshImageUrl(cameraName: string, version: number): string {
-  return `${cameraImagePath(cameraName)}?v=${version}`;
-}
-
 /**
- * Image delivery draws a page's layers when the request comes from that page (same origin, path
- * under the booked one): only then does the preview on this page show them.
+ * The image as the partner page gets it (its quality and layers), past every cache: image delivery
+ * serves `page=` to that page's owner or an Admin.
  */
-export function previewShowsLayersOf(bookedUrl: string, pageUrl: string): boolean {
-  try {
-    const booked = new URL(bookedUrl);
-    const page = new URL(pageUrl);
-    return booked.origin === page.origin && page.pathname.startsWith(booked.pathname);
-  } catch {
-    return false;
-  }
+export function pagePreviewUrl(cameraName: string, page: string, version: number): string {
+  return `${cameraImagePath(cameraName)}?page=${encodeURIComponent(page)}&v=${version}`;
 }

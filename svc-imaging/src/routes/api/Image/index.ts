@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { imageNameOf, isValidCameraName } from '@lakecams/contracts';
+import { imageNameOf, isValidCameraName, SUBJECTS } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -70,7 +70,30 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
     return pending;
   }
 
-  async function sendImage(request: FastifyRequest, reply: FastifyReply, cameraName: string, imageName: string | null) {
+  /** An Admin acting as itself, or the owner of the referer page (svc-referer knows). */
+  async function maySeePage(request: FastifyRequest, page: string): Promise<boolean> {
+    const principal = request.principal;
+    if (!principal) return false;
+    if (principal.roles.includes(ADMIN_ROLE) && principal.actingUserId === principal.userId) return true;
+    return app.bus
+      .request<boolean>(SUBJECTS.pageOwned, { userId: principal.actingUserId, url: page }, { timeoutMs: 3000 })
+      .then((owned) => owned === true)
+      .catch(() => false);
+  }
+
+  async function sendImage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cameraName: string,
+    imageName: string | null,
+    page: string | null = null,
+  ) {
+    // The configure page previews a partner page's picture, layers and all, for the page's owner.
+    if (page !== null) {
+      if (!request.principal) return reply.code(401).send(errorBody(401, "Sign in to preview a page's picture"));
+      if (!(await maySeePage(request, page)))
+        return reply.code(403).send(errorBody(403, 'You can preview only your own pages'));
+    }
     const state = await app.deliveryState(cameraName);
     if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
     const { camera, access } = state;
@@ -87,7 +110,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
       return reply
         .code(404)
         .send(errorBody(404, imageName ? `No image ${imageName} of ${cameraName}` : `No image of ${cameraName} yet`));
-    const referer = request.headers.referer ?? null;
+    const referer = page ?? request.headers.referer ?? null;
     const { quality, reason, booking } = resolveImageQuality(access, {
       userId: request.principal?.actingUserId ?? null,
       roles: request.principal?.roles ?? [],
@@ -138,16 +161,17 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
     {
       config: { acceptsAccessCookie: true },
       schema: {
-        summary: "A camera's current image at the caller's quality",
+        summary: "A camera's current image at the caller's quality; `page`: as that referer page gets it (its owner)",
         params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
-        response: { 400: ErrorSchema, 404: ErrorSchema },
+        querystring: Type.Object({ page: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })) }),
+        response: { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (request, reply) => {
       const cameraName = cameraNameOf(request.params.file);
       if (!cameraName)
         return reply.code(400).send(errorBody(400, 'Not a valid camera image name (expected <camera>.jpg)'));
-      return sendImage(request, reply, cameraName, null);
+      return sendImage(request, reply, cameraName, null, request.query.page ?? null);
     },
   );
 
