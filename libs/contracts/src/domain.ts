@@ -22,6 +22,35 @@ export interface Webcam {
   webcamType: WebcamType;
 }
 
+/** A user as svc-webcam names it in permissions and configurations. */
+export interface UserRef {
+  id: string;
+  userName: string;
+  email: string;
+}
+
+/** Spec §3 "Camera configuration": a quality for one user, or (user null) for all other users. */
+export interface CameraConfiguration {
+  id: number;
+  user: UserRef | null;
+  quality: Quality;
+  webcam: { id: number; name: string };
+}
+
+/** Spec §3 "Camera referer booking"; start and end are whole days `YYYY-MM-DD`, both included. */
+export interface RefererBooking {
+  id: number;
+  start: string;
+  end: string;
+  webcamId: number;
+  quality: Quality;
+  refererUserId: number | null;
+  refererUserText: string | null;
+}
+
+/** Longest news banner text. */
+export const NEWS_MAX_LENGTH = 1000;
+
 /** Spec §3 Layer: an overlay image per referer url and camera; the image itself travels separately. */
 export interface Layer {
   id: number;

@@ -1,3 +1,4 @@
+import { NEWS_MAX_LENGTH } from '@lakecams/contracts';
 import { Form, FormActions, FormCard, Notice, TextAreaField, useForm } from '@lakecams/ui-kit';
 import { LoadStatus } from '../shared/load-status.tsx';
 import { ActionFailure, useAction } from '../shared/use-action.tsx';
@@ -5,7 +6,6 @@ import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
 /** svc-webcam's limit on the news text. */
-export const NEWS_MAX_LENGTH = 1000;
 
 const validateNews = ({ text }: { text: string }) =>
   text.length > NEWS_MAX_LENGTH ? { text: `Höchstens ${NEWS_MAX_LENGTH} Zeichen` } : {};

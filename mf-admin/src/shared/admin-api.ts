@@ -1,31 +1,18 @@
-import type { CameraListItem, Layer, LayerLevel, Quality, RefererUser, UserSummary, Webcam } from '@lakecams/contracts';
+import type {
+  CameraConfiguration,
+  CameraListItem,
+  Layer,
+  LayerLevel,
+  Quality,
+  RefererBooking,
+  RefererUser,
+  UserRef,
+  UserSummary,
+  Webcam,
+} from '@lakecams/contracts';
+
+export type { CameraConfiguration, RefererBooking, UserRef } from '@lakecams/contracts';
 import { type ApiClient, ApiError } from '@lakecams/session';
-
-/** A user as svc-webcam names it in permissions and configurations. */
-export interface UserRef {
-  id: string;
-  userName: string;
-  email: string;
-}
-
-/** Spec §3 "Camera configuration": user null means all other users. */
-export interface CameraConfiguration {
-  id: number;
-  user: UserRef | null;
-  quality: Quality;
-  webcam: { id: number; name: string };
-}
-
-/** Spec §3 "Camera referer booking"; start and end are whole days `YYYY-MM-DD`. */
-export interface RefererBooking {
-  id: number;
-  start: string;
-  end: string;
-  webcamId: number;
-  quality: Quality;
-  refererUserId: number | null;
-  refererUserText: string | null;
-}
 
 export interface ImagePosition {
   webcamId: number;

@@ -1,33 +1,16 @@
-import { type Quality, SUBJECTS } from '@lakecams/contracts';
+import {
+  type CameraConfiguration,
+  type Quality,
+  type RefererBooking,
+  SUBJECTS,
+  type UserRef,
+} from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebcamsTable } from '../../database.ts';
 
-export interface UserRef {
-  id: string;
-  userName: string;
-  email: string;
-}
-
-/** Spec §3 "Camera configuration": a quality for one user, or (user null) for all other users. */
-export interface CameraConfiguration {
-  id: number;
-  user: UserRef | null;
-  quality: Quality;
-  webcam: { id: number; name: string };
-}
-
-/** Spec §3 "Camera referer booking". */
-export interface RefererBooking {
-  id: number;
-  start: string;
-  end: string;
-  webcamId: number;
-  quality: Quality;
-  refererUserId: number | null;
-  refererUserText: string | null;
-}
+export type { CameraConfiguration, RefererBooking, UserRef } from '@lakecams/contracts';
 
 /** What svc-imaging needs to decide a caller's quality, sent whole on every change. */
 export interface CameraAccess {

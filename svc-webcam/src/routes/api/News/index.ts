@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { NEWS_MAX_LENGTH } from '@lakecams/contracts';
 import { ADMIN_ROLE } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import { ErrorSchema } from '../../../schemas.ts';
-
-export const NEWS_MAX_LENGTH = 1000;
 
 const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
