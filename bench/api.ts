@@ -54,15 +54,19 @@ export async function api(context: BenchContext): Promise<ResultRow[]> {
       [portal.url + API_PATH, baseline.url].map(async (url) => (await (await fetchOk(url)).arrayBuffer()).byteLength),
     );
     log(`GetImages body: portal ${sizes[0]} bytes, baseline ${sizes[1]} bytes`);
+    // What serving the list from memory could reach: nginx sending a static copy of the same bytes.
+    const nginx = await context.nginx();
+    await nginx.put(API_PATH, Buffer.from(await (await fetchOk(`${portal.url}${API_PATH}`)).arrayBuffer()));
     const results = await wrkInTurns(
       [
         { label: 'baseline', url: baseline.url },
         { label: 'portal', url: `${portal.url}${API_PATH}` },
+        { label: 'static', url: `${nginx.url}${API_PATH}` },
       ],
       { connections: 50 },
     );
-    const [p, b] = [results.portal, results.baseline] as const;
-    if (!p || !b) throw new Error('wrk gave no result');
+    const [p, b, n] = [results.portal, results.baseline, results.static] as const;
+    if (!p || !b || !n) throw new Error('wrk gave no result');
     const common = {
       benchmark: 'API',
       case: `GetImages, ${cameras} cameras, 50 conn.`,
@@ -85,6 +89,15 @@ export async function api(context: BenchContext): Promise<ResultRow[]> {
         baseline: b.p99,
         target: '≤ 20 ms',
         verdict: verdict(p.p99 <= 20),
+      }),
+      row({
+        ...common,
+        metric: 'p99 latency',
+        unit: 'ms',
+        portal: p.p99,
+        baseline: n.p99,
+        baselineLabel: 'nginx, static copy',
+        note: `static copy: ${n.requestsPerSecond.toFixed(0)} req/s`,
       }),
       row({
         ...common,

@@ -322,13 +322,25 @@ export function waitForOutput(
 }
 
 /** Stop a process group we started and wait for its leader to exit. */
-export async function stopProcessGroup(child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+export async function stopProcessGroup(
+  child: ChildProcess,
+  timeoutMs = 20_000,
+  /** Only the leader gets SIGTERM (it stops its own children); the group is killed only after the timeout. */
+  leaderOnly = false,
+): Promise<void> {
   if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  process.kill(-child.pid, 'SIGTERM');
+  const signal = (name: NodeJS.Signals, group = true) => {
+    try {
+      process.kill(group ? -(child.pid as number) : (child.pid as number), name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  };
+  signal('SIGTERM', !leaderOnly);
   const timedOut = await Promise.race([exited.then(() => false), sleep(timeoutMs).then(() => true)]);
   if (timedOut) {
-    process.kill(-child.pid, 'SIGKILL');
+    signal('SIGKILL');
     await exited;
   }
 }

@@ -1,6 +1,126 @@
+import { API_PATH, seedCameras } from './api.ts';
 import type { BenchContext } from './context.ts';
-import type { ResultRow } from './harness.ts';
+import { log, memoryOf, type ResultRow, row, sleep, verdict, type WrkResult, wrk } from './harness.ts';
+import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
+import { type BenchPortal, setPublicQuality, startDistributedBenchPortal } from './portals.ts';
 
-export async function load(_context: BenchContext): Promise<ResultRow[]> {
-  return [];
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+const WARM_UP_SECONDS = 10;
+/** 100 connections in all: half on the image, half on the camera list. */
+const CONNECTIONS_EACH = 50;
+const MEMORY_TOLERANCE = 0.2;
+
+/** RSS in MiB of each of the portal's processes (embedded PostgreSQL's processes summed as one). */
+function memoryByProcess(portal: BenchPortal): Map<string, number> {
+  const memory = new Map<string, number>();
+  for (const { label, pid } of portal.processes()) {
+    const rss = memoryOf(pid)?.rss;
+    if (rss !== undefined) memory.set(label, (memory.get(label) ?? 0) + rss);
+  }
+  return memory;
+}
+
+/** Both endpoints at once for `seconds`; the memory is read 1.5 s before the end, still under load. */
+async function loadBoth(portal: BenchPortal, seconds: number) {
+  const running = Promise.all([
+    wrk(`${portal.url}${IMAGE_PATH}`, { connections: CONNECTIONS_EACH, seconds, threads: 1 }),
+    wrk(`${portal.url}${API_PATH}`, { connections: CONNECTIONS_EACH, seconds, threads: 1 }),
+  ]);
+  await sleep((seconds - 1.5) * 1000);
+  const memory = memoryByProcess(portal);
+  const [image, list] = (await running) as [WrkResult, WrkResult];
+  return { image, list, memory };
+}
+
+async function loadMode(portal: BenchPortal): Promise<ResultRow[]> {
+  const cameras = await seedCameras(portal);
+  await setPublicQuality(portal, IMAGE_CAMERA, IMAGE_QUALITY);
+  log(`load, ${portal.mode}: warm-up ${WARM_UP_SECONDS} s, then ${LOAD_SECONDS} s`);
+  const warmedUp = await loadBoth(portal, WARM_UP_SECONDS);
+  const measured = await loadBoth(portal, LOAD_SECONDS);
+  const common = { benchmark: 'load', baselineLabel: '' };
+  const rows: ResultRow[] = [];
+  for (const [name, result] of [
+    ['image', measured.image],
+    [`GetImages (${cameras} cameras)`, measured.list],
+  ] as const) {
+    log(
+      `  ${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors`,
+    );
+    const kase = `${portal.mode}, ${name}, ${CONNECTIONS_EACH} conn., ${LOAD_SECONDS} s`;
+    rows.push(
+      row({
+        ...common,
+        case: kase,
+        metric: 'requests/s',
+        unit: 'req/s',
+        portal: result.requestsPerSecond,
+        baseline: null,
+      }),
+      row({ ...common, case: kase, metric: 'p99 latency', unit: 'ms', portal: result.p99, baseline: null }),
+      row({
+        ...common,
+        case: kase,
+        metric: 'errors',
+        unit: 'count',
+        portal: result.errors,
+        baseline: null,
+        target: '0',
+        verdict: verdict(result.errors === 0),
+      }),
+    );
+  }
+  for (const [label, end] of measured.memory) {
+    const afterWarmUp = warmedUp.memory.get(label) ?? null;
+    const within = afterWarmUp !== null && Math.abs(end / afterWarmUp - 1) <= MEMORY_TOLERANCE;
+    rows.push(
+      row({
+        ...common,
+        case: `${portal.mode}, ${label}`,
+        metric: 'RSS at end',
+        unit: 'MiB',
+        portal: end,
+        baseline: afterWarmUp,
+        baselineLabel: 'after warm-up',
+        target: `within ±${MEMORY_TOLERANCE * 100} %`,
+        verdict: verdict(within),
+      }),
+    );
+  }
+  return rows;
+}
+
+/**
+ * The bounded load test of the resilience issue: the image and the camera list at once through the gateway,
+ * 100 connections for 60 s, embedded and then distributed (the other one frozen): zero errors, p99, and
+ * every process's memory at the end within 20 % of its value after warm-up.
+ */
+export async function load(context: BenchContext): Promise<ResultRow[]> {
+  const embedded = await context.embedded();
+  const rows = await loadMode(embedded);
+  embedded.pause();
+  let distributed: BenchPortal | null = null;
+  try {
+    distributed = await startDistributedBenchPortal();
+    rows.push(...(await loadMode(distributed)));
+  } catch (error) {
+    log(`distributed load not measured: ${(error as Error).stack}`);
+    rows.push(
+      row({
+        benchmark: 'load',
+        case: 'distributed',
+        metric: '',
+        unit: '',
+        portal: null,
+        baseline: null,
+        baselineLabel: '',
+        verdict: 'not measured',
+        note: `failed: ${(error as Error).message.split('\n')[0]}`,
+      }),
+    );
+  } finally {
+    await distributed?.close();
+    embedded.resume();
+  }
+  return rows;
 }

@@ -1,15 +1,16 @@
-import { SERVICES, type ServiceName } from '@lakecams/contracts';
+import { REMOTES, SERVICES, type ServiceName } from '@lakecams/contracts';
 import { dropDatabase, withDatabase } from '@lakecams/service-kit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createTestClient } from '@lakecams/service-kit/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PortalOptions } from '../scripts/portal.ts';
 import { freePort } from '../e2e/browser.ts';
+import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { buildMissingFrontends } from '../scripts/frontend-build.ts';
 import {
   childrenOf,
@@ -50,7 +51,12 @@ export interface BenchPortal {
 }
 
 function signalGroup(leader: number | undefined, signal: NodeJS.Signals): void {
-  if (leader) process.kill(-leader, signal);
+  try {
+    if (leader) process.kill(-leader, signal);
+  } catch (error) {
+    // The group is gone already: nothing to freeze or wake.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }
 
 export const DATABASE_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -58,27 +64,63 @@ export const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Minutes of demo history rendered at start: a little, so that starting costs seconds rather than minutes. */
 const DEMO_BACKFILL_MINUTES = 3;
 
-/** Demo cameras are listed and the demo backfill has finished. */
+/** The first demo camera has a picture (the one the benchmarks fetch) and the demo backfill has finished. */
 async function waitForDemoCameras(url: string, pids: () => number[]): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${url}/api/Webcam/GetImages`).catch(() => null);
-    const list = response?.ok ? ((await response.json()) as unknown[]) : [];
-    if (list.length >= 8) break;
+  const started = Date.now();
+  const camera = DEMO_CAMERAS[0]?.name;
+  while (Date.now() - started < 180_000) {
+    const response = await fetch(`${url}/api/Image/Get/camera/${camera}.jpg`).catch(() => null);
+    await response?.arrayBuffer();
+    if (response?.ok) break;
     await sleep(500);
   }
+  const seconds = (Date.now() - started) / 1000;
+  if (seconds > 10) log(`${camera} had its first picture only after ${seconds.toFixed(0)} s`);
   await waitUntilQuiet(pids);
+}
+
+let frontends: Promise<string> | undefined;
+
+/**
+ * A copy of the built front ends for this run (built first when missing), taken once no file changed for 10 s:
+ * other engineers rebuild `dist/` while benchmarks run, and a page half old, half new measures nothing.
+ */
+export function frontendSnapshot(): Promise<string> {
+  frontends ??= (async () => {
+    buildMissingFrontends(ROOT);
+    const folders = ['shell', ...REMOTES.map((remote) => remote.folder)];
+    const newest = async () => {
+      let latest = 0;
+      for (const folder of folders) {
+        for (const file of await readdir(join(ROOT, folder, 'dist'), { recursive: true })) {
+          const info = await stat(join(ROOT, folder, 'dist', file)).catch(() => null);
+          latest = Math.max(latest, info?.mtimeMs ?? 0);
+        }
+      }
+      return latest;
+    };
+    const deadline = Date.now() + 180_000;
+    while (Date.now() - (await newest()) < 10_000 && Date.now() < deadline) await sleep(2000);
+    const target = join(RESULTS_DIR, 'frontends');
+    await rm(target, { recursive: true, force: true });
+    for (const folder of folders) {
+      await cp(join(ROOT, folder, 'dist'), join(target, folder, 'dist'), { recursive: true });
+    }
+    return target;
+  })();
+  return frontends;
 }
 
 /** The embedded portal of `npm start` in a child process with a fresh data folder under bench/.results/. */
 export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> = {}): Promise<BenchPortal> {
-  buildMissingFrontends(ROOT);
+  const frontendRoot = await frontendSnapshot();
   const dataDir = join(RESULTS_DIR, `embedded-${randomBytes(4).toString('hex')}`);
   await mkdir(dataDir, { recursive: true });
   const portalOptions: PortalOptions = {
     dataDir,
     embeddedPostgresPort: await freePort(),
     demoBackfillMinutes: DEMO_BACKFILL_MINUTES,
+    frontendRoot,
     ...options,
   };
   const child = spawn(NODE, [...profileFlags('embedded'), join(ROOT, 'bench', 'embedded-portal.ts')], {
@@ -87,10 +129,15 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
     env: { ...process.env, BENCH_PORTAL_OPTIONS: JSON.stringify(portalOptions) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stderr.on('data', (chunk: Buffer) => {
-    const text = chunk.toString();
-    if (/error|fatal/i.test(text)) process.stderr.write(`[embedded portal] ${text}`);
+  // Its output goes to a log beside the results, for when a figure looks wrong.
+  const output = createWriteStream(join(RESULTS_DIR, 'embedded-portal.log'), { flags: 'a' });
+  child.stdout.pipe(output);
+  child.stderr.pipe(output);
+  child.once('exit', (code, signal) => {
+    if (!closing)
+      log(`the embedded portal exited unexpectedly (${signal ?? code}); see bench/.results/embedded-portal.log`);
   });
+  let closing = false;
   const match = await waitForOutput(child, /BENCH_PORTAL (\{.*\})\n/, 180_000, 'embedded portal');
   const started = JSON.parse(match[1] as string) as {
     url: string;
@@ -113,6 +160,7 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
     pause: () => signalGroup(pid, 'SIGSTOP'),
     resume: () => signalGroup(pid, 'SIGCONT'),
     close: async () => {
+      closing = true;
       signalGroup(pid, 'SIGCONT');
       await stopProcessGroup(child);
       await rm(dataDir, { recursive: true, force: true });
@@ -120,14 +168,32 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
   };
 }
 
-/** `npm run start:distributed` on the machine's PostgreSQL and NATS, with fresh databases and bus namespace. */
+/**
+ * `npm run start:distributed` on the machine's PostgreSQL and NATS, with fresh databases and bus namespace.
+ * A failed start is retried (twice) with new databases: two imaging replicas creating the same table on a
+ * fresh database can collide (see bench/README.md).
+ */
 export async function startDistributedBenchPortal(): Promise<BenchPortal> {
-  buildMissingFrontends(ROOT);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDistributedOnce();
+    } catch (error) {
+      if (attempt === 3) throw error;
+      log(
+        `distributed start failed (attempt ${attempt}): ${(error as Error).message.split('\n')[0]}; see bench/.results/distributed-portal.log`,
+      );
+    }
+  }
+}
+
+async function startDistributedOnce(): Promise<BenchPortal> {
+  const frontendRoot = await frontendSnapshot();
   const prefix = `lakecams_bench_${randomBytes(4).toString('hex')}`;
   const dataDir = join(RESULTS_DIR, `distributed-${randomBytes(4).toString('hex')}`);
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
-  const serviceBasePort = 20_000 + Math.floor(Math.random() * 20_000);
+  // Below the ephemeral range (32768+), where the load generator's own sockets live.
+  const serviceBasePort = 20_000 + Math.floor(Math.random() * 12_000);
   const databaseUrls = Object.fromEntries(
     SERVICES.map((service) => [service, withDatabase(DATABASE_SERVER, `${prefix}_${service}`)]),
   ) as Record<ServiceName, string>;
@@ -144,6 +210,7 @@ export async function startDistributedBenchPortal(): Promise<BenchPortal> {
       BUS_NAMESPACE: prefix,
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      FRONTEND_ROOT: frontendRoot,
       DEMO_BACKFILL_MINUTES: String(DEMO_BACKFILL_MINUTES),
       // Every process writes its own profile (named by pid).
       ...(PROFILING ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {}),
@@ -151,14 +218,16 @@ export async function startDistributedBenchPortal(): Promise<BenchPortal> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const logFile = createWriteStream(join(RESULTS_DIR, 'distributed-portal.log'), { flags: 'a' });
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
+    logFile.write(chunk);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const cleanup = async () => {
     signalGroup(child.pid, 'SIGCONT');
-    await stopProcessGroup(child);
+    await stopProcessGroup(child, 30_000, true);
     for (const service of SERVICES) await dropDatabase(databaseUrls[service]).catch(() => {});
     const nc = await connect({ servers: NATS_URL });
     await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${prefix}`).catch(() => false);
