@@ -394,6 +394,22 @@ export const STORED_STATE: readonly (readonly [ServiceName, string])[] = [
 ];
 
 export async function snapshot(p: SecurityPortal): Promise<Record<string, number | string>> {
+  // Events of earlier requests may still be on their way (outboxes, consumers): wait until the
+  // outboxes are empty and two reads agree, so counts do not change under the next test's feet.
+  let previous = '';
+  for (let attempt = 0; ; attempt++) {
+    const state = await readState(p);
+    const pending = await Promise.all(
+      Object.values(p.portal.services).map((service) => service.outboxPending?.() ?? Promise.resolve(0)),
+    );
+    const key = JSON.stringify(state);
+    if ((pending.every((n) => n === 0) && key === previous) || attempt >= 50) return state;
+    previous = key;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function readState(p: SecurityPortal): Promise<Record<string, number | string>> {
   const state: Record<string, number | string> = {};
   for (const [service, table] of STORED_STATE) state[`${service}.${table}`] = await p.count(service, table);
   state.news = (await p.call({ method: 'GET', path: '/api/News/News/news' })).text;
