@@ -1,5 +1,6 @@
 import { createInProcessBus } from '@lakecams/bus';
-import { ACCESS_COOKIE, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { ACCESS_COOKIE, imageNameOf, POSITION_RULES, SUBJECTS } from '@lakecams/contracts';
+import { ruleViolations } from '@lakecams/contracts/testing';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createSigner } from 'fast-jwt';
@@ -118,6 +119,19 @@ describe('image delivery at the quality each caller is entitled to', () => {
       headers: { authorization: `Bearer ${vipToken}`, 'if-none-match': anonymous as string },
     });
     expect(stale.statusCode).toBe(200);
+  });
+
+  const positionCases = Object.entries(POSITION_RULES).flatMap(([field, rule]) =>
+    ruleViolations(field, rule).map((v) => ({ ...v, field })),
+  );
+  it.each(positionCases)('position dialog: $case → 400 "$message"', async ({ field, value, message }) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/Image/SetPosition/set',
+      headers: { authorization: `Bearer ${sign({ sub: VIP, role: [ADMIN_ROLE] })}` },
+      payload: { webcamId: 1, lat: 47.2, lng: 8.7, direction: 10, name: today, [field]: value },
+    });
+    expect([response.statusCode, response.json().message]).toEqual([400, message]);
   });
 
   it('does not take the cookie on routes that change data', async () => {

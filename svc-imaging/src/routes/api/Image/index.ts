@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { imageNameOf, isValidCameraName, SUBJECTS } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody } from '@lakecams/service-kit';
+import { imageNameOf, isValidCameraName, POSITION_RULES, SUBJECTS } from '@lakecams/contracts';
+import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createHash } from 'node:crypto';
@@ -198,6 +198,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
     '/api/Image/SetPosition/set',
     {
       preHandler: app.requireRole(ADMIN_ROLE),
+      // Spec §5 position dialog: the same rules and messages as the form.
+      preValidation: validateWith(POSITION_RULES, 'body'),
       schema: {
         summary: 'Set the position of a camera from the image named by a timestamp on (Admin)',
         body: Type.Object({
