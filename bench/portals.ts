@@ -1,4 +1,4 @@
-import { REMOTES, SERVICES, type ServiceName } from '@lakecams/contracts';
+import { REMOTES, SERVICES, type ServiceName, type User } from '@lakecams/contracts';
 import { dropDatabase, withDatabase } from '@lakecams/service-kit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -280,7 +280,7 @@ export async function adminClient(portal: BenchPortal) {
   if (login.status !== 200) throw new Error(`admin login answered ${login.status}: ${login.text}`);
   const client = createTestClient(portal.url);
   client.setToken(login.json.jwtToken);
-  return client;
+  return Object.assign(client, { user: login.json as User });
 }
 
 /**

@@ -1,35 +1,159 @@
+import { imageNameOf } from '@lakecams/contracts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchPortal } from './portals.ts';
+import sharp from 'sharp';
+import { fetchOk, log, ROOT, type ResultRow, row, verdict, type WrkResult, wrkInTurns } from './harness.ts';
 import type { Nginx } from './nginx.ts';
-import { ROOT, type ResultRow, row } from './harness.ts';
+import { adminClient, type BenchPortal } from './portals.ts';
+
+const PARTNER_PAGE = 'https://partner.example/seewetter';
+const CAMERA = 'Rapperswil-Seedamm';
+const PATH = `/api/Image/Get/camera/${CAMERA}.jpg`;
 
 /** Does svc-referer have the layer upload route yet? */
 export function layersAvailable(): boolean {
-  const routes = join(ROOT, 'svc-referer', 'src');
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
     );
-  return existsSync(routes) && files(routes).some((file) => readFileSync(file, 'utf8').includes('SetLayer'));
+  const source = join(ROOT, 'svc-referer', 'src');
+  return existsSync(source) && files(source).some((file) => readFileSync(file, 'utf8').includes('SetLayer'));
 }
 
-/** The referer-booking path: a `Referer` header with a booking and layers drawn, served from cache after the first request. */
-export async function measureRefererPath(_portal: BenchPortal, _nginx: Nginx): Promise<ResultRow[]> {
+const isoDay = (date: Date) => {
+  const name = imageNameOf(date);
+  return `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
+};
+
+/** A referer page with a booking of the camera at HIGH, a base layer (logo bar) and one advertisement. */
+async function bookPartnerPage(portal: BenchPortal): Promise<void> {
+  const admin = await adminClient(portal);
+  const users = await admin.put('/api/Referer/Set', { url: PARTNER_PAGE, userEmail: admin.user.email });
+  const refererUsers = (users.status === 200 ? users.json : (await admin.get('/api/Referer/GetRefererUsers')).json) as {
+    id: number;
+    url: string;
+  }[];
+  const refererUser = refererUsers.find((u) => u.url === PARTNER_PAGE);
+  if (!refererUser) throw new Error(`referer user not created: ${users.status} ${users.text}`);
+  const [webcam] = (await admin.get(`/api/Webcam/GetCameras?name=${CAMERA}`)).json as { id: number }[];
+  if (!webcam) throw new Error(`no camera ${CAMERA}`);
+  const booking = await admin.put(`/api/Webcam/SetReferer/referer?webcamId=${webcam.id}`, {
+    start: isoDay(new Date()),
+    end: isoDay(new Date(Date.now() + 30 * 86_400_000)),
+    quality: 'HIGH',
+    refererUserId: refererUser.id,
+  });
+  if (booking.status !== 200) throw new Error(`booking answered ${booking.status}: ${booking.text}`);
+  const layer = async (level: string, png: Buffer) => {
+    const form = new FormData();
+    form.set('url', PARTNER_PAGE);
+    form.set('level', level);
+    form.set('cameraId', String(webcam.id));
+    form.set('enabled', 'true');
+    form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), `${level}.png`);
+    const xsrf = admin.cookies.get('XSRF-TOKEN') ?? '';
+    const response = await fetch(`${portal.url}/api/Referer/SetLayer/layer`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${admin.user.jwtToken}`,
+        cookie: `XSRF-TOKEN=${xsrf}`,
+        'x-xsrf-token': xsrf,
+      },
+      body: form,
+    });
+    if (!response.ok) throw new Error(`SetLayer ${level} answered ${response.status}: ${await response.text()}`);
+  };
+  const banner = (width: number, height: number, colour: string) =>
+    sharp({ create: { width, height, channels: 4, background: colour } })
+      .png()
+      .toBuffer();
+  await layer('BASE', await banner(1920, 120, '#0b5c8ccc'));
+  await layer('TIME', await banner(600, 200, '#f4b400dd'));
+}
+
+async function timedFetch(url: string, headers: Record<string, string>) {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { ms: performance.now() - started, bytes, response };
+}
+
+/**
+ * The referer-booking path: a partner page's `Referer`, a booking and layers drawn into the picture, served
+ * from the composed-picture cache after the first request; against nginx serving the composed bytes.
+ */
+export async function measureRefererPath(portal: BenchPortal, nginx: Nginx): Promise<ResultRow[]> {
+  const common = { benchmark: 'image delivery', baselineLabel: 'nginx' };
   if (!layersAvailable()) {
     return [
       row({
-        benchmark: 'image delivery',
+        ...common,
         case: 'referer booking with layers',
         metric: 'requests/s',
         unit: 'req/s',
         portal: null,
         baseline: null,
-        baselineLabel: 'nginx',
         verdict: 'not measured',
         note: 'not measured (layers not available)',
       }),
     ];
   }
-  return [];
+  await bookPartnerPage(portal);
+  const headers = { referer: `${PARTNER_PAGE}/index.html` };
+  // The booking and layers reach svc-imaging as events: wait until the picture carries layers.
+  let first = await timedFetch(`${portal.url}${PATH}`, headers);
+  for (let i = 0; i < 60 && !first.response.headers.get('x-image-layers'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    first = await timedFetch(`${portal.url}${PATH}`, headers);
+  }
+  if (!first.response.headers.get('x-image-layers')) throw new Error('the booked page gets no layers after 30 s');
+  await timedFetch(`${portal.url}${PATH}`, headers);
+  const second = await timedFetch(`${portal.url}${PATH}`, headers);
+  const cache = [first, second].map((r) => r.response.headers.get('x-layer-cache') ?? 'no header').join(' → ');
+  log(
+    `referer path: ${first.response.headers.get('x-image-quality')}, layers ${first.response.headers.get('x-image-layers')}; first ${first.ms.toFixed(0)} ms, then ${second.ms.toFixed(1)} ms (${cache})`,
+  );
+  await fetchOk(`${portal.url}${PATH}`, { headers });
+  await nginx.put('/referer/composed.jpg', second.bytes);
+  const results = await wrkInTurns(
+    [
+      { label: 'nginx', url: `${nginx.url}/referer/composed.jpg` },
+      { label: 'portal', url: `${portal.url}${PATH}`, headers },
+    ],
+    { connections: 50 },
+  );
+  const [p, b] = [results.portal, results.nginx] as [WrkResult, WrkResult];
+  const kase = 'embedded, Referer + booking + 2 layers, 50 conn.';
+  return [
+    row({
+      ...common,
+      case: kase,
+      metric: 'first request (composes)',
+      unit: 'ms',
+      portal: first.ms,
+      baseline: second.ms,
+      baselineLabel: 'third request',
+      note: `x-layer-cache: ${cache}`,
+      verdict: verdict(second.response.headers.get('x-layer-cache') === 'hit'),
+      target: 'cached after the first',
+    }),
+    row({
+      ...common,
+      case: kase,
+      metric: 'requests/s',
+      unit: 'req/s',
+      portal: p.requestsPerSecond,
+      baseline: b.requestsPerSecond,
+    }),
+    row({ ...common, case: kase, metric: 'p99 latency', unit: 'ms', portal: p.p99, baseline: b.p99 }),
+    row({
+      ...common,
+      case: kase,
+      metric: 'errors',
+      unit: 'count',
+      portal: p.errors,
+      baseline: b.errors,
+      note: `body ${(p.bytesPerRequest / 1024).toFixed(0)} KiB`,
+    }),
+  ];
 }
