@@ -80,7 +80,9 @@ describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
     await databases.dropAll(SERVICES);
     await rm(dataDir, { recursive: true, force: true });
     const nc = await connect({ servers: TEST_NATS_URL });
-    await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${databases.prefix}`).catch(() => false);
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(`LAKECAMS_${databases.prefix}`).catch(() => false);
+    await jsm.streams.delete(`OBJ_lakecams_images_${databases.prefix}`).catch(() => false);
     await nc.close();
   });
 

@@ -95,6 +95,8 @@ for (const service of SERVICES) {
       DATA_DIR: config.DATA_DIR,
       DEMO_SOURCE: String(config.DEMO_CAMERAS),
       REPLICA_ID: `svc-${service}#${replica}`,
+      // Pictures in the JetStream object store, as replicas on several hosts need them.
+      IMAGE_STORE: process.env.IMAGE_STORE ?? 'nats',
       ...(service === 'identity'
         ? {
             JWT_PRIVATE_KEY: signingKeys.privateKey,

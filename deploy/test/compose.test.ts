@@ -182,11 +182,12 @@ describe('compose.yaml', () => {
     );
   });
 
-  it('runs svc-imaging replicated on one shared image store', () => {
+  it('runs svc-imaging replicated on one image store every replica reaches: the NATS object store', () => {
     const imaging = services['svc-imaging'];
     expect(Number(imaging.deploy.replicas)).toBeGreaterThanOrEqual(2);
-    expect(imaging.volumes).toContain(`images:${containerEnv('svc-imaging').IMAGE_STORE_DIR}`);
-    expect(compose.volumes).toHaveProperty('images');
+    expect(containerEnv('svc-imaging').IMAGE_STORE).toBe('nats');
+    expect(containerEnv('svc-imaging').NATS_URL).toBeTruthy();
+    expect(imaging.volumes).toBeUndefined();
     // Replicas must not share a REPLICA_ID; the default (host name and pid) differs per container.
     expect(imaging.environment).not.toHaveProperty('REPLICA_ID');
   });

@@ -220,7 +220,7 @@ describe('Kubernetes base', () => {
     }
   });
 
-  it('scales svc-imaging with an HPA on CPU, over one ReadWriteMany image store', () => {
+  it('scales svc-imaging with an HPA on CPU, its pictures in the NATS object store', () => {
     const hpa = find('HorizontalPodAutoscaler', 'svc-imaging');
     expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'svc-imaging' });
     expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
@@ -229,12 +229,8 @@ describe('Kubernetes base', () => {
     expect(deployment.spec.replicas).toBeUndefined();
     const container = appContainer('svc-imaging');
     expect(container.resources.requests.cpu).toBeDefined();
-    const mount = (container.volumeMounts as Loose[]).find(
-      (m) => m.mountPath === containerEnv(container).IMAGE_STORE_DIR,
-    );
-    const volume = (deployment.spec.template.spec.volumes as Loose[]).find((v) => v.name === mount?.name);
-    const claim = find('PersistentVolumeClaim', volume?.persistentVolumeClaim?.claimName);
-    expect(claim.spec.accessModes).toEqual(['ReadWriteMany']);
+    expect(containerEnv(container).IMAGE_STORE).toBe('nats');
+    expect(Number(containerEnv(container).NATS_STREAM_REPLICAS)).toBe(3);
     expect(deployment.spec.template.spec.securityContext.fsGroup).toBe(1000);
   });
 
@@ -293,7 +289,7 @@ describe('Kubernetes example overlay', () => {
       const target = patch.target ?? parse(readText(`${OVERLAY}/${patch.path}`));
       expect(() => find(target.kind, target.name ?? target.metadata.name)).not.toThrow();
     }
-    for (const file of ['namespace.yaml', 'images-storage-class.yaml']) {
+    for (const file of ['namespace.yaml']) {
       for (const resource of loadManifests(`${OVERLAY}/${file}`)) {
         const Model = MODELS[`${resource.apiVersion}/${resource.kind}`] as NonNullable<(typeof MODELS)[string]>;
         expect(() => new Model(resource).validate(), file).not.toThrow();

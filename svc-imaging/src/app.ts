@@ -26,6 +26,7 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
     await app.register(imageRoutes, {
       demoSource: options.demoSource ?? false,
       composedCacheBytes: options.composedCacheBytes,
+      recentPicturesBytes: options.recentPicturesBytes,
     });
     await app.register(jobRoutes);
   },

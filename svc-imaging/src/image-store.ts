@@ -1,24 +1,47 @@
 import { isValidCameraName, type Quality } from '@lakecams/contracts';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const IMAGE_NAME = /^\d{12}$/;
+
+/** Where the pictures of every quality level live; one implementation per kind of storage. */
+export interface ImageStore {
+  /** Where it keeps pictures, for logs and the job dashboard. */
+  readonly description: string;
+  save(camera: string, imageName: string, variants: Record<Quality, Buffer>): Promise<void>;
+  /** The picture, or null when it is not (or no longer) stored. */
+  read(camera: string, imageName: string, quality: Quality): Promise<Buffer | null>;
+  /** Remove whole days older than `keepFromDay` (yyyyMMdd); returns how many camera-days went. */
+  pruneDaysBefore(keepFromDay: string): Promise<number>;
+  removeCamera(camera: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Only validated names become paths or object names, never raw input. */
+export function checkedNames(camera: string, imageName: string): void {
+  if (!isValidCameraName(camera) || !IMAGE_NAME.test(imageName)) throw new Error('invalid camera or image name');
+}
 
 /**
  * Image files on disk: `<root>/<camera>/<yyyyMMdd>/<yyyyMMddHHmm>-<QUALITY>.jpg`. Paths are built only
  * from validated camera names and image names, never from raw input.
  */
-export function createImageStore(root: string) {
+export function createImageStore(
+  root: string,
+): ImageStore & { root: string; path(camera: string, imageName: string, quality: Quality): string } {
   function folder(camera: string, imageName: string): string {
-    if (!isValidCameraName(camera) || !IMAGE_NAME.test(imageName)) throw new Error('invalid camera or image name');
+    checkedNames(camera, imageName);
     return join(root, camera, imageName.slice(0, 8));
   }
+  const path = (camera: string, imageName: string, quality: Quality) =>
+    join(folder(camera, imageName), `${imageName}-${quality}.jpg`);
 
   return {
     root,
-    path(camera: string, imageName: string, quality: Quality): string {
-      return join(folder(camera, imageName), `${imageName}-${quality}.jpg`);
-    },
+    description: `files under ${root}`,
+    path,
+    read: (camera, imageName, quality) => readFile(path(camera, imageName, quality)).catch(() => null),
+    close: async () => {},
     async save(camera: string, imageName: string, variants: Record<Quality, Buffer>): Promise<void> {
       const dir = folder(camera, imageName);
       await mkdir(dir, { recursive: true });
@@ -50,5 +73,3 @@ export function createImageStore(root: string) {
     },
   };
 }
-
-export type ImageStore = ReturnType<typeof createImageStore>;

@@ -1,8 +1,13 @@
 import type { FetchLimits } from './camera-fetch.ts';
+import type { ImageStore } from './image-store.ts';
 
 export interface ImagingOptions {
-  /** Folder of the image files. */
-  storeDir: string;
+  /** Folder of the image files (the default store)… */
+  storeDir?: string;
+  /** …or another store every replica reaches, e.g. the NATS object store. */
+  imageStore?: ImageStore;
+  /** Memory for recently served pictures (default 32 MiB). */
+  recentPicturesBytes?: number;
   /** Name of this replica on the job records. */
   replicaId?: string;
   /** Run the capture schedules (off in tests that drive captures themselves). */

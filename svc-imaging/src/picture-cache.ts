@@ -1,9 +1,9 @@
 /**
- * Composed images by (camera, image, quality, layer selection), least recently used first out, bounded by
- * bytes. Keys name exactly what went into a picture, so nothing stale is ever served; `forgetCamera`
- * frees memory when a camera's layers or access change.
+ * Pictures in memory, least recently used first out, bounded by bytes. Keys start with the camera and
+ * name exactly what went into a picture (image, quality, drawn layers), so nothing stale is ever served;
+ * `forgetCamera` frees memory when a camera's layers or access change.
  */
-export class ComposedImageCache {
+export class PictureCache {
   readonly #entries = new Map<string, Buffer>();
   #bytes = 0;
   readonly maxBytes: number;

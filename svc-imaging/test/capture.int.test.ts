@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
+import { createImageStore } from '../src/image-store.ts';
 import { offlineReason } from '../src/camera-health.ts';
 import { captureTick } from '../src/capture.ts';
 import { pruneImages } from '../src/prune.ts';
@@ -122,7 +123,9 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     });
     const widths = [];
     for (const quality of ['POOR', 'LOW', 'MEDIUM', 'HIGH', 'FULL'] as const) {
-      widths.push((await sharp(app.imageStore.path('Testkamera', imageNameOf(tick), quality)).metadata()).width);
+      widths.push(
+        (await sharp(createImageStore(storeDir).path('Testkamera', imageNameOf(tick), quality)).metadata()).width,
+      );
     }
     expect(widths).toEqual([480, 800, 1280, 1920, 2560]);
     await expect.poll(() => captured.map((i) => i.name)).toContain(imageNameOf(tick));
@@ -203,7 +206,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     const row = await cameraRow(1);
     const old = new Date('2026-10-01T10:00:00Z');
     await captureTick(app.captureContext, row, old);
-    const oldFile = app.imageStore.path('Testkamera', imageNameOf(old), 'POOR');
+    const oldFile = createImageStore(storeDir).path('Testkamera', imageNameOf(old), 'POOR');
     expect(existsSync(oldFile)).toBe(true);
     const now = new Date('2026-11-22T12:00:00Z');
     const result = await pruneImages(app.captureContext, 14, now);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ComposedImageCache } from '../src/composed-image-cache.ts';
+import { PictureCache } from '../src/picture-cache.ts';
 
 const bytes = (n: number) => Buffer.alloc(n, 1);
 
-describe('ComposedImageCache', () => {
+describe('PictureCache', () => {
   it('keeps within its byte budget, dropping the least recently used first', () => {
-    const cache = new ComposedImageCache(300);
+    const cache = new PictureCache(300);
     cache.set('1|a|POOR|b1', bytes(100));
     cache.set('1|b|POOR|b1', bytes(100));
     cache.set('2|a|POOR|b1', bytes(100));
@@ -17,12 +17,12 @@ describe('ComposedImageCache', () => {
   });
 
   it('forgets one camera without touching the others, and ignores pictures larger than the budget', () => {
-    const cache = new ComposedImageCache(1000);
-    cache.set(ComposedImageCache.key(1, '202611220600', 'LOW', 'b1'), bytes(10));
-    cache.set(ComposedImageCache.key(12, '202611220600', 'LOW', 'b1'), bytes(10));
-    cache.set(ComposedImageCache.key(3, '202611220600', 'LOW', 'b1'), bytes(2000));
+    const cache = new PictureCache(1000);
+    cache.set(PictureCache.key(1, '202611220600', 'LOW', 'b1'), bytes(10));
+    cache.set(PictureCache.key(12, '202611220600', 'LOW', 'b1'), bytes(10));
+    cache.set(PictureCache.key(3, '202611220600', 'LOW', 'b1'), bytes(2000));
     cache.forgetCamera(1);
     expect(cache.size).toEqual({ entries: 1, bytes: 10 });
-    expect(cache.has(ComposedImageCache.key(12, '202611220600', 'LOW', 'b1'))).toBe(true);
+    expect(cache.has(PictureCache.key(12, '202611220600', 'LOW', 'b1'))).toBe(true);
   });
 });

@@ -39,6 +39,7 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
   const fetches = new Map<string, number>();
   const slowTicks = new Set<string>();
   const replicas = new Map<string, ChildProcess>();
+  const ports = new Map<string, number>();
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let storeDir: string;
   let camera: Server;
@@ -55,6 +56,8 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
         DATABASE_URL_IMAGING: database.url,
         NATS_URL: TEST_NATS_URL,
         BUS_NAMESPACE: namespace,
+        // Pictures in the JetStream object store: each replica serves what the other captured.
+        IMAGE_STORE: 'nats',
         IMAGE_STORE_DIR: storeDir,
         REPLICA_ID: id,
         DEMO_SOURCE: 'false',
@@ -64,6 +67,7 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
       stdio: 'ignore',
     });
     replicas.set(id, child);
+    ports.set(id, port);
     await eventually(
       async () => (await fetch(`http://127.0.0.1:${port}/ready`).catch(() => null))?.ok,
       `${id} ready`,
@@ -121,7 +125,9 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
     await db?.destroy();
     await new Promise((resolve) => camera?.close(resolve));
     const nc = await connect({ servers: TEST_NATS_URL });
-    await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${namespace}`).catch(() => false);
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(`LAKECAMS_${namespace}`).catch(() => false);
+    await jsm.streams.delete(`OBJ_lakecams_images_${namespace}`).catch(() => false);
     await nc.close();
     await database?.drop();
     await rm(storeDir, { recursive: true, force: true });
@@ -155,6 +161,17 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
     const firstRows = await capturesOf(first);
     expect(firstRows.map((r) => [r.webcamId, r.status])).toEqual(CAMERAS.map((id) => [id, 'done']));
     for (const id of CAMERAS) expect(fetches.get(`/cam${id}.jpg@${first}`), `camera ${id} fetched once`).toBe(1);
+    // Every replica serves every picture, whichever captured it.
+    for (const row of firstRows) {
+      const other = row.claimedBy === 'replica-a' ? 'replica-b' : 'replica-a';
+      const picture = await fetch(
+        `http://127.0.0.1:${ports.get(other)}/api/Image/Get/camera/Kamera-${row.webcamId}/${first}.jpg`,
+      );
+      expect([picture.status, picture.headers.get('content-type')], `${other} serves camera ${row.webcamId}`).toEqual([
+        200,
+        'image/jpeg',
+      ]);
+    }
 
     // The next tick: camera 1 is slow, and the replica capturing it is killed in the middle.
     const second = nextMinuteAfter(first);
@@ -207,7 +224,7 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
     // No camera missed a tick around the kill.
     expect(minutesBetween(first, second)).toBe(1);
     expect(minutesBetween(second, next)).toBeLessThanOrEqual(2);
-  }, 180_000);
+  }, 240_000);
 });
 
 /** Tick names `yyyyMMddHHmm` are local time; reading them as UTC keeps differences and steps right. */

@@ -28,7 +28,12 @@ export async function createOutbox(bus: Bus, db: Kysely<unknown>, log: FastifyBa
     subject text not null,
     data text not null,
     created_at timestamptz not null default now()
-  )`.execute(db);
+  )`
+    .execute(db)
+    .catch((error: { code?: string }) => {
+      // Replicas starting together race on "if not exists": the loser finds the table made.
+      if (error.code !== '23505' && error.code !== '42P07') throw error;
+    });
 
   let running: Promise<void> | null = null;
   let again = false;

@@ -31,7 +31,9 @@ export const DEMO_SOURCE_PATH = '/api/Image/DemoSource/';
 export default fp(
   async (app: FastifyInstance, options: ImagingOptions) => {
     const db = app.db as Kysely<Database>;
-    const store = createImageStore(options.storeDir);
+    if (!options.imageStore && !options.storeDir) throw new Error('svc-imaging needs an image store or a folder');
+    const store = options.imageStore ?? createImageStore(options.storeDir as string);
+    app.log.info({ store: store.description }, 'pictures are kept in');
     const context: CaptureContext = {
       db,
       store,
@@ -134,6 +136,7 @@ export default fp(
       scheduler.stop();
       pruning?.stop();
       await Promise.all(backfills);
+      await store.close();
     });
   },
   { name: 'capture-pipeline', dependencies: ['camera-directory'] },

@@ -12,7 +12,7 @@ const MAX_AGE_MS = 5_000;
 
 export interface DeliveryState {
   camera: CameraRow;
-  latest: { name: string; width: number | null } | undefined;
+  latest: { name: string; width: number | null; contentHash: string | null } | undefined;
   offline: OfflineReason;
   access: CameraAccess | undefined;
 }
@@ -35,7 +35,7 @@ export default fp(
       const [latest, offline, access] = await Promise.all([
         db
           .selectFrom('captures')
-          .select(['name', 'width'])
+          .select(['name', 'width', 'contentHash'])
           .where('webcamId', '=', camera.webcamId)
           .where('status', '=', 'done')
           .orderBy('name', 'desc')

@@ -1,11 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { imageNameOf, isValidCameraName, POSITION_RULES, SUBJECTS } from '@lakecams/contracts';
+import { imageNameOf, isValidCameraName, POSITION_RULES, type Quality, SUBJECTS } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { Type } from 'typebox';
 import { announceImage, captureTick, imageOf } from '../../../capture.ts';
@@ -13,7 +12,7 @@ import { MAX_INPUT_PIXELS } from '../../../derive-variants.ts';
 import type { Database } from '../../../database.ts';
 import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
-import { ComposedImageCache } from '../../../composed-image-cache.ts';
+import { PictureCache } from '../../../picture-cache.ts';
 import { composeLayers, isEmptySelection, selectionKey, selectLayers } from '../../../layer-composition.ts';
 
 const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
@@ -46,15 +45,32 @@ function cameraNameOf(file: string): string | null {
   return name && isValidCameraName(name) ? name : null;
 }
 
-const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCacheBytes?: number }> = async (
-  app,
-  options,
-) => {
+const imageRoutes: FastifyPluginAsyncTypebox<{
+  demoSource: boolean;
+  composedCacheBytes?: number;
+  recentPicturesBytes?: number;
+}> = async (app, options) => {
   const db = app.db as Kysely<Database>;
   await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES, files: 1, fields: 0 } });
-  const cache = new ComposedImageCache(options.composedCacheBytes);
+  const cache = new PictureCache(options.composedCacheBytes);
   app.onLayersChange((webcamId) => cache.forgetCamera(webcamId));
   const composing = new Map<string, Promise<Buffer | null>>();
+  // Pictures asked for recently stay in memory, keyed by their content (an upload can replace a minute's).
+  const pictures = new PictureCache(options.recentPicturesBytes ?? 32 * 1024 * 1024);
+  app.onCameraChange(({ camera }) => pictures.forgetCamera(camera.webcamId));
+  async function recentPictures(
+    camera: { webcamId: number; name: string },
+    capture: { name: string; contentHash: string | null },
+    quality: Quality,
+  ): Promise<Buffer | null> {
+    const imageName = capture.name;
+    const key = PictureCache.key(camera.webcamId, imageName, quality, capture.contentHash ?? 'unknown');
+    const known = pictures.get(key);
+    if (known) return known;
+    const bytes = await app.imageStore.read(camera.name, imageName, quality);
+    if (bytes) pictures.set(key, bytes);
+    return bytes;
+  }
   /** From the cache, or composed once however many requests ask at the same time. */
   async function composed(key: string, compose: () => Promise<Buffer | null>): Promise<Buffer | null> {
     const cached = cache.get(key);
@@ -100,7 +116,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
     const capture = imageName
       ? await db
           .selectFrom('captures')
-          .select(['name', 'width'])
+          .select(['name', 'width', 'contentHash'])
           .where('webcamId', '=', camera.webcamId)
           .where('status', '=', 'done')
           .where('name', '=', imageName)
@@ -136,13 +152,14 @@ const imageRoutes: FastifyPluginAsyncTypebox<{ demoSource: boolean; composedCach
         )
       : null;
     const layerKey = selection && !isEmptySelection(selection) ? selectionKey(selection) : '';
-    const etag = `"${camera.webcamId}-${capture.name}-${quality}${layerKey ? `-${shortHash(layerKey)}` : ''}"`;
+    // The content hash: a picture uploaded by hand may replace a minute's capture under the same name.
+    const etag = `"${camera.webcamId}-${capture.name}-${(capture.contentHash ?? '').slice(0, 8)}-${quality}${layerKey ? `-${shortHash(layerKey)}` : ''}"`;
     if (layerKey) reply.header('x-image-layers', layerKey);
     reply.header('etag', etag);
     reply.header('x-image-name', capture.name);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    const read = () => readFile(app.imageStore.path(camera.name, capture.name, quality)).catch(() => null);
-    const cacheKey = ComposedImageCache.key(camera.webcamId, capture.name, quality, layerKey);
+    const read = () => recentPictures(camera, capture, quality);
+    const cacheKey = PictureCache.key(camera.webcamId, capture.name, quality, `${layerKey}|${capture.contentHash}`);
     if (layerKey) reply.header('x-layer-cache', cache.has(cacheKey) ? 'hit' : 'miss');
     const bytes =
       selection && layerKey
