@@ -14,7 +14,7 @@ const LCP_BUDGET_MS = 1000;
 const BASELINE_PAGE = '/bench-baseline.html';
 
 interface Visit {
-  /** Transferred bytes of JavaScript responses (headers included), by who ships them. */
+  /** Encoded body bytes of JavaScript responses as received (headers not counted), by who ships them. */
   jsBytes: Map<string, number>;
   lcpMs: number;
   lcpElement: string;
@@ -48,25 +48,28 @@ async function visit(context: BrowserContext, url: string): Promise<Visit> {
   await cdp.send('Network.enable');
   // The budgets are in gzip bytes: ask for gzip as older browsers and most proxies do (Chromium prefers br).
   await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'gzip, deflate' } });
-  const requests = new Map<string, { url: string; script: boolean; encoding?: string }>();
+  const requests = new Map<string, { url: string; script: boolean; headerBytes: number }>();
   const jsBytes = new Map<string, number>();
   const encodings = new Set<string>();
   let lastScript = Date.now();
   cdp.on('Network.requestWillBeSent', (event) => {
     const script = event.type === 'Script' || /\.m?js(\?|$)/.test(event.request.url);
-    requests.set(event.requestId, { url: event.request.url, script });
+    requests.set(event.requestId, { url: event.request.url, script, headerBytes: 0 });
     if (script) lastScript = Date.now();
   });
   cdp.on('Network.responseReceived', (event) => {
     const request = requests.get(event.requestId);
     const encoding = Object.entries(event.response.headers).find(([name]) => name.toLowerCase() === 'content-encoding');
     if (request?.script && encoding) encodings.add(String(encoding[1]));
+    // What has arrived when the response starts is its headers; the rest is the (encoded) body.
+    if (request) request.headerBytes = event.response.encodedDataLength;
   });
   cdp.on('Network.loadingFinished', (event) => {
     const request = requests.get(event.requestId);
     if (!request?.script || !request.url.startsWith(new URL(url).origin)) return;
     const owner = ownerOf(request.url);
-    jsBytes.set(owner, (jsBytes.get(owner) ?? 0) + event.encodedDataLength);
+    const body = Math.max(0, event.encodedDataLength - request.headerBytes);
+    jsBytes.set(owner, (jsBytes.get(owner) ?? 0) + body);
     lastScript = Date.now();
   });
   await page.goto(url, { waitUntil: 'load' });

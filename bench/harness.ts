@@ -107,6 +107,8 @@ export interface WrkResult {
   max: number;
   /** Socket errors, timeouts and answers other than 2xx/3xx. */
   errors: number;
+  /** The errors by kind, e.g. `status 21, timeout 3` (empty without errors). */
+  errorKinds: string;
   bytesPerRequest: number;
 }
 
@@ -156,6 +158,10 @@ export function wrk(url: string, options: WrkOptions): Promise<WrkResult> {
         p99: n('p99') / 1000,
         max: n('max') / 1000,
         errors: n('connect') + n('read') + n('write') + n('status') + n('timeout'),
+        errorKinds: ['connect', 'read', 'write', 'status', 'timeout']
+          .filter((kind) => n(kind) > 0)
+          .map((kind) => `${kind === 'status' ? 'non-2xx/3xx' : kind} ${n(kind)}`)
+          .join(', '),
         bytesPerRequest: n('requests') ? n('bytes') / n('requests') : 0,
       });
     });
@@ -164,7 +170,7 @@ export function wrk(url: string, options: WrkOptions): Promise<WrkResult> {
 
 /** The median of each figure over several wrk runs (errors are summed: any error counts). */
 export function medianOfRuns(runs: WrkResult[]): WrkResult {
-  const pick = (key: keyof WrkResult) => median(runs.map((r) => r[key]));
+  const pick = (key: Exclude<keyof WrkResult, 'errorKinds'>) => median(runs.map((r) => r[key]));
   return {
     requests: pick('requests'),
     requestsPerSecond: pick('requestsPerSecond'),
@@ -173,6 +179,10 @@ export function medianOfRuns(runs: WrkResult[]): WrkResult {
     p99: pick('p99'),
     max: pick('max'),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    errorKinds: runs
+      .map((r) => r.errorKinds)
+      .filter(Boolean)
+      .join('; '),
     bytesPerRequest: pick('bytesPerRequest'),
   };
 }

@@ -64,7 +64,7 @@ async function measureMode(portal: BenchPortal, nginx: Nginx): Promise<ResultRow
         portal: measured.errors,
         baseline: base.errors,
         ...(targeted ? { target: '0', verdict: verdict(measured.errors === 0) } : {}),
-        note: `body ${(measured.bytesPerRequest / 1024).toFixed(0)} KiB, nginx ${(base.bytesPerRequest / 1024).toFixed(0)} KiB`,
+        note: `body ${(measured.bytesPerRequest / 1024).toFixed(0)} KiB, nginx ${(base.bytesPerRequest / 1024).toFixed(0)} KiB${measured.errorKinds ? `; ${measured.errorKinds}` : ''}`,
       }),
     );
   }

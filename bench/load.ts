@@ -67,6 +67,7 @@ async function loadMode(portal: BenchPortal): Promise<ResultRow[]> {
         baseline: null,
         target: '0',
         verdict: verdict(result.errors === 0),
+        ...(result.errorKinds ? { note: result.errorKinds } : {}),
       }),
     );
   }
