@@ -1,19 +1,40 @@
+import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { CameraPage } from './pages/camera-page.tsx';
 import { HomePage } from './pages/home-page.tsx';
-import { PrivacyPage } from './pages/privacy-page.tsx';
-import { ReferersListPage } from './pages/referers-list-page.tsx';
-import { WebcamsPage } from './pages/webcams-page.tsx';
+
+/** A page whose code is fetched when it is first shown: home's download carries none of it. */
+function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const CameraPage = lazyPage(
+  () => import(/* webpackChunkName: "camera-page" */ './pages/camera-page.tsx'),
+  'CameraPage',
+);
+const WebcamsPage = lazyPage(
+  () => import(/* webpackChunkName: "webcams-page" */ './pages/webcams-page.tsx'),
+  'WebcamsPage',
+);
+const ReferersListPage = lazyPage(
+  () => import(/* webpackChunkName: "referers-list-page" */ './pages/referers-list-page.tsx'),
+  'ReferersListPage',
+);
+const PrivacyPage = lazyPage(
+  () => import(/* webpackChunkName: "privacy-page" */ './pages/privacy-page.tsx'),
+  'PrivacyPage',
+);
 
 /** The mf_map routes of REMOTES (libs/contracts); the shell mounts this app only on them. */
 export function MapRoutes() {
   return (
-    <Routes>
-      <Route index element={<HomePage />} />
-      <Route path="webcam/:name" element={<CameraPage />} />
-      <Route path="webcams" element={<WebcamsPage />} />
-      <Route path="referes-list" element={<ReferersListPage />} />
-      <Route path="datenschutz" element={<PrivacyPage />} />
-    </Routes>
+    <Suspense fallback={null}>
+      <Routes>
+        <Route index element={<HomePage />} />
+        <Route path="webcam/:name" element={<CameraPage />} />
+        <Route path="webcams" element={<WebcamsPage />} />
+        <Route path="referes-list" element={<ReferersListPage />} />
+        <Route path="datenschutz" element={<PrivacyPage />} />
+      </Routes>
+    </Suspense>
   );
 }

@@ -42,7 +42,7 @@ describe('the camera page', () => {
 
   it('is headed by the camera name and shows its current picture', async () => {
     stubCamera();
-    renderAt(`/webcam/${NAME}`);
+    await renderAt(`/webcam/${NAME}`);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(NAME);
     await screen.findByRole('slider');
     expect(shownPicture().getAttribute('src')).toBe(`/api/Image/Get/camera/${NAME}/202611221200.jpg`);
@@ -52,7 +52,7 @@ describe('the camera page', () => {
 
   it('sets meta keywords built from the name and removes them on leaving', async () => {
     stubCamera();
-    const view = renderAt(`/webcam/${NAME}`);
+    const view = await renderAt(`/webcam/${NAME}`);
     const keywords = () => document.head.querySelector('meta[name="keywords"]')?.getAttribute('content');
     expect(keywords()).toBe(keywordsFor(NAME, SITE_NAME));
     expect(keywords()).toContain('Rapperswil-Seedamm, Rapperswil, Seedamm, Webcam');
@@ -62,7 +62,7 @@ describe('the camera page', () => {
 
   it('steps through the day with the slider and the buttons', async () => {
     stubCamera();
-    renderAt(`/webcam/${NAME}`);
+    await renderAt(`/webcam/${NAME}`);
     const slider = (await screen.findByRole('slider')) as HTMLInputElement;
     expect([slider.min, slider.max, slider.value]).toEqual(['0', '2', '2']);
     fireEvent.change(slider, { target: { value: '0' } });
@@ -75,7 +75,7 @@ describe('the camera page', () => {
 
   it('plays the day as a timelapse', async () => {
     stubCamera();
-    renderAt(`/webcam/${NAME}`);
+    await renderAt(`/webcam/${NAME}`);
     await screen.findByRole('slider');
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
@@ -91,7 +91,7 @@ describe('the camera page', () => {
 
   it('offers the earlier days', async () => {
     stubCamera();
-    renderAt(`/webcam/${NAME}`);
+    await renderAt(`/webcam/${NAME}`);
     const day = (await screen.findByRole('combobox', { name: 'Tag' })) as HTMLSelectElement;
     expect([...day.options].map((option) => option.value)).toEqual(['2026-11-22', '2026-11-21']);
     fireEvent.change(day, { target: { value: '2026-11-21' } });
@@ -101,7 +101,7 @@ describe('the camera page', () => {
 
   it('shows a new picture as it arrives while the viewer is at the latest', async () => {
     stubCamera();
-    renderAt(`/webcam/${NAME}`);
+    await renderAt(`/webcam/${NAME}`);
     await screen.findByRole('slider');
     await waitFor(() => expect(screen.getByText('Blickwinkel')).toBeTruthy());
     act(() => FakeEventSource.open().at(-1)?.emit('image', image(1, '202611221205')));
@@ -111,14 +111,14 @@ describe('the camera page', () => {
 
   it('shows a friendly "not found" with a way home for an unknown camera', async () => {
     stubCamera({ today: null });
-    renderAt('/webcam/Gibt-es-nicht');
+    await renderAt('/webcam/Gibt-es-nicht');
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Webcam nicht gefunden');
     expect(screen.getByRole('link', { name: 'Zur Startseite' }).getAttribute('href')).toBe('/');
   });
 
   it('falls back to the latest day with pictures when today has none yet', async () => {
     stubCamera({ today: { ...TODAY, images: [], days: ['2026-11-21'] }, '2026-11-21': YESTERDAY });
-    renderAt(`/webcam/${NAME}`);
+    await renderAt(`/webcam/${NAME}`);
     await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611211605.jpg'));
   });
 });

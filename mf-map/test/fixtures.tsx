@@ -1,5 +1,5 @@
 import type { CameraListItem, Image, Webcam } from '@lakecams/contracts';
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { MapRoutes } from '../src/map-routes.tsx';
@@ -73,10 +73,15 @@ export class FakeEventSource {
   }
 }
 
-export function renderAt(path: string) {
-  return render(
+/** Resolves once the route's page has rendered (pages other than home load their code lazily). */
+export async function renderAt(path: string) {
+  const view = render(
     <MemoryRouter initialEntries={[path]}>
       <MapRoutes />
     </MemoryRouter>,
   );
+  await waitFor(() => {
+    if (!view.container.firstChild) throw new Error(`${path} rendered nothing yet`);
+  });
+  return view;
 }

@@ -29,7 +29,7 @@ describe('the home page', () => {
 
   it('has map and list tabs and a link to all cameras', async () => {
     stubPortal();
-    renderAt('/');
+    await renderAt('/');
     const tablist = await screen.findByRole('tablist', { name: 'Ansicht der Webcams' });
     const tabs = within(tablist).getAllByRole('tab');
     expect(tabs.map((tab) => [tab.textContent, tab.getAttribute('aria-selected')])).toEqual([
@@ -44,7 +44,7 @@ describe('the home page', () => {
 
   it('shows the map with the listed cameras and the configured tiles', async () => {
     stubPortal();
-    renderAt('/');
+    await renderAt('/');
     expect((await screen.findByTestId('camera-map')).textContent).toBe(
       '3 Kameras auf http://tiles.test/{z}/{x}/{y}.png',
     );
@@ -52,7 +52,7 @@ describe('the home page', () => {
 
   it('switches to the list with a click or the arrow keys', async () => {
     stubPortal();
-    renderAt('/');
+    await renderAt('/');
     const [map, list] = within(await screen.findByRole('tablist')).getAllByRole('tab') as [HTMLElement, HTMLElement];
     fireEvent.click(list);
     expect(list.getAttribute('aria-selected')).toBe('true');
@@ -65,7 +65,7 @@ describe('the home page', () => {
 
   it('lists each camera with an arrow turned to its direction, its name and a link', async () => {
     stubPortal();
-    renderAt('/?ansicht=liste');
+    await renderAt('/?ansicht=liste');
     const panel = await screen.findByRole('tabpanel', { name: 'Liste' });
     const items = within(panel).getAllByRole('listitem');
     expect(items).toHaveLength(3);
@@ -84,7 +84,7 @@ describe('the home page', () => {
 
   it('shows the offer cards', async () => {
     stubPortal();
-    renderAt('/');
+    await renderAt('/');
     const offers = screen.getByRole('region', { name: 'Angebote' });
     expect(
       within(offers)

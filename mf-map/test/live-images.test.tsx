@@ -86,7 +86,7 @@ describe('live updates on the webcams page', () => {
 
   it('shows a new picture without reloading the page', async () => {
     stubApi({ '/api/Webcam/GetImages': [Response.json(ITEMS)] });
-    renderAt('/webcams');
+    await renderAt('/webcams');
     const picture = await screen.findByRole('img', { name: /Rapperswil-Seedamm/ });
     expect(picture.getAttribute('src')).toBe('/api/Image/Get/camera/Rapperswil-Seedamm/202611221200.jpg');
     const stream = FakeEventSource.open().at(-1);
@@ -101,7 +101,7 @@ describe('live updates on the webcams page', () => {
         Response.json([...ITEMS.slice(0, 1), { webcam: ITEMS[1]?.webcam, images: [image(2, '202611221210')] }]),
       ],
     });
-    renderAt('/webcams');
+    await renderAt('/webcams');
     await screen.findByRole('img', { name: /Rapperswil-Seedamm/ });
     act(() => FakeEventSource.open().at(-1)?.emit('image', image(2, '202611221210')));
     expect(await screen.findByRole('img', { name: /Dunkel/ })).toBeTruthy();

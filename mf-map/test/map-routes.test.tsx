@@ -20,10 +20,10 @@ describe('mf-map routes', () => {
     vi.unstubAllGlobals();
   });
 
-  it.each(ROUTES)('/%s renders its page heading', (route) => {
+  it.each(ROUTES)('/%s renders its page heading', async (route) => {
     stubApi({});
-    renderAt(`/${route.replace(':name', 'Rapperswil')}`);
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(HEADINGS[route]);
+    await renderAt(`/${route.replace(':name', 'Rapperswil')}`);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(HEADINGS[route]);
   });
 
   it('shows no variant line in an ordinary build', () => {

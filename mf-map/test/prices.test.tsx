@@ -64,7 +64,7 @@ describe('the referes-list page', () => {
       '/api/Referer/GetPagesUses/PageUser': () =>
         Response.json(['https://www.seeblick.example/webcams', 'javascript:alert(1)', 'http://hafen.example/', 42]),
     });
-    renderAt('/referes-list');
+    await renderAt('/referes-list');
     const table = screen.getByRole('table');
     expect(within(table).getByRole('row', { name: /Volle Qualität/ }).textContent).toContain(chf('CHF 25.00'));
     expect(within(table).getByRole('row', { name: /Hohe Qualität/ }).textContent).toContain(chf('CHF 20.00'));
@@ -86,7 +86,7 @@ describe('the referes-list page', () => {
 
   it('says so kindly when no page uses the service yet', async () => {
     stubApi({ '/api/Referer/GetPagesUses/PageUser': () => Response.json([]) });
-    renderAt('/referes-list');
+    await renderAt('/referes-list');
     expect(await screen.findByText(/Noch zeigt keine Partnerseite/)).toBeTruthy();
   });
 

@@ -19,8 +19,8 @@ const SECTIONS = [
 describe('the privacy page', () => {
   afterEach(cleanup);
 
-  it('has every section of spec §2, in order, each reachable from the contents', () => {
-    renderAt('/datenschutz');
+  it('has every section of spec §2, in order, each reachable from the contents', async () => {
+    await renderAt('/datenschutz');
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(SECTIONS);
     const contents = screen.getByRole('navigation', { name: 'Inhalt' });
     expect([...contents.querySelectorAll('a')].map((a) => a.textContent)).toEqual(SECTIONS);
@@ -29,8 +29,8 @@ describe('the privacy page', () => {
     }
   });
 
-  it('states the facts of spec §1', () => {
-    renderAt('/datenschutz');
+  it('states the facts of spec §1', async () => {
+    await renderAt('/datenschutz');
     const text = document.body.textContent ?? '';
     expect(text).toContain('Web-Analysedienst');
     expect(text).toContain('Kartenbibliothek Leaflet');

@@ -11,7 +11,7 @@ describe('the webcams page', () => {
 
   it('shows a loading note, then a card per camera with an image, linking to its page', async () => {
     const fetch = stubApi({ '/api/Webcam/GetImages': [Response.json(ITEMS)] });
-    renderAt('/webcams');
+    await renderAt('/webcams');
     expect(screen.getByRole('status').textContent).toContain('geladen');
 
     const links = await screen.findAllByRole('link');
@@ -27,7 +27,7 @@ describe('the webcams page', () => {
 
   it('loads the current pictures lazily, with their size set so nothing shifts', async () => {
     stubApi({ '/api/Webcam/GetImages': [Response.json(ITEMS)] });
-    renderAt('/webcams');
+    await renderAt('/webcams');
     const picture = await screen.findByRole('img', { name: 'Aktuelles Bild der Webcam Staefa_Hafen' });
     expect(picture.getAttribute('src')).toBe('/api/Image/Get/camera/Staefa_Hafen/202611221155.jpg');
     expect(picture.getAttribute('loading')).toBe('lazy');
@@ -40,7 +40,7 @@ describe('the webcams page', () => {
     const fetch = stubApi({
       '/api/Webcam/GetImages': [new Response('down', { status: 502 }), Response.json(ITEMS)],
     });
-    renderAt('/webcams');
+    await renderAt('/webcams');
     expect((await screen.findByRole('alert')).textContent).toContain('konnten nicht geladen werden');
     fireEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
     expect(await screen.findByRole('link', { name: /Rapperswil-Seedamm/ })).toBeTruthy();
@@ -49,7 +49,7 @@ describe('the webcams page', () => {
 
   it('says so when no camera has an image', async () => {
     stubApi({ '/api/Webcam/GetImages': [Response.json([ITEMS[1], ITEMS[2]])] });
-    renderAt('/webcams');
+    await renderAt('/webcams');
     expect(await screen.findByText('Zurzeit liefert keine Webcam ein Bild.')).toBeTruthy();
   });
 });

@@ -1,3 +1,8 @@
+import { registerRemotesOnce } from './remote-manifests.ts';
+
+// Before the async boundary: the open page's remote loads while React DOM does, not after it.
+void registerRemotesOnce();
+
 // Async boundary: shared singletons must be negotiated before any of them is used (TOOLCHAIN.md, gotcha 4).
 import('./bootstrap.ts').catch((error: unknown) => {
   console.error('The shell could not start', error);

@@ -2,33 +2,8 @@ import { REMOTES, type RemoteName } from '@lakecams/contracts';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { type LifeCycles, registerApplication } from 'single-spa';
 import { failureLifecycles, renderRemoteFailure } from './remote-failure.tsx';
+import { REMOTE_APP, REMOTE_MANIFESTS_URL, type RemoteManifestUrls } from './remote-manifests.ts';
 import { activeWhenFor } from './routes.ts';
-
-/** What every remote exposes (REMOTE_APP_MODULE in libs/mf-config, a build-time package). */
-const REMOTE_APP = 'app';
-
-/** Served by the gateway: `{ "<mf name>": "<URL of its mf-manifest.json>" }`. */
-export const REMOTE_MANIFESTS_URL = '/remotes.json';
-
-export type RemoteManifestUrls = Partial<Record<RemoteName, string>>;
-
-/** Keeps the known remotes with a string URL, made absolute against the page. */
-export function parseRemoteManifestUrls(body: unknown, base: string): RemoteManifestUrls {
-  const urls: RemoteManifestUrls = {};
-  if (typeof body !== 'object' || body === null) return urls;
-  for (const { name } of REMOTES) {
-    const url: unknown = (body as Record<string, unknown>)[name];
-    if (typeof url === 'string' && url !== '') urls[name] = new URL(url, base).href;
-  }
-  return urls;
-}
-
-export async function fetchRemoteManifestUrls(): Promise<RemoteManifestUrls> {
-  // Revalidate: a team redeploys a remote by changing its entry in this file.
-  const response = await fetch(REMOTE_MANIFESTS_URL, { cache: 'no-cache' });
-  if (!response.ok) throw new Error(`${REMOTE_MANIFESTS_URL} answered ${response.status}`);
-  return parseRemoteManifestUrls(await response.json(), window.location.href);
-}
 
 export interface RemoteLoader {
   load(): Promise<unknown>;
@@ -91,8 +66,8 @@ export function remoteContainer(name: RemoteName): HTMLElement {
   return container;
 }
 
+/** Expects the remotes of `urls` registered with the federation runtime already (registerRemotesOnce). */
 export function registerRemoteApplications(urls: RemoteManifestUrls): void {
-  registerRemotes(Object.entries(urls).map(([name, entry]) => ({ name, entry })));
   for (const { name } of REMOTES) {
     const loader = moduleFederationLoader(name, urls[name]);
     registerApplication({

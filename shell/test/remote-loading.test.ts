@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadRemoteLifecycles, parseRemoteManifestUrls, remoteContainer } from '../src/remote-apps.ts';
+import { loadRemoteLifecycles, remoteContainer } from '../src/remote-apps.ts';
+import { parseRemoteManifestUrls } from '../src/remote-manifests.ts';
 
 const lifecycles = { bootstrap: async () => {}, mount: async () => {}, unmount: async () => {} };
 

@@ -1,0 +1,62 @@
+import { REMOTES, type RemoteName } from '@lakecams/contracts';
+import { preloadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { matchRoute } from './routes.ts';
+
+/** What every remote exposes (REMOTE_APP_MODULE in libs/mf-config, a build-time package). */
+export const REMOTE_APP = 'app';
+
+/** Served by the gateway: `{ "<mf name>": "<URL of its mf-manifest.json>" }`; index.html preloads it. */
+export const REMOTE_MANIFESTS_URL = '/remotes.json';
+
+export type RemoteManifestUrls = Partial<Record<RemoteName, string>>;
+
+/** Keeps the known remotes with a string URL, made absolute against the page. */
+export function parseRemoteManifestUrls(body: unknown, base: string): RemoteManifestUrls {
+  const urls: RemoteManifestUrls = {};
+  if (typeof body !== 'object' || body === null) return urls;
+  for (const { name } of REMOTES) {
+    const url: unknown = (body as Record<string, unknown>)[name];
+    if (typeof url === 'string' && url !== '') urls[name] = new URL(url, base).href;
+  }
+  return urls;
+}
+
+export async function fetchRemoteManifestUrls(): Promise<RemoteManifestUrls> {
+  // Default cache mode, so the preload in index.html answers it; the gateway's `no-cache` still revalidates it.
+  const response = await fetch(REMOTE_MANIFESTS_URL);
+  if (!response.ok) throw new Error(`${REMOTE_MANIFESTS_URL} answered ${response.status}`);
+  return parseRemoteManifestUrls(await response.json(), window.location.href);
+}
+
+/** Fetches the open page's remote (manifest, remoteEntry.js, its ./app chunks) for single-spa's load of it. */
+function preloadRemoteOf(pathname: string, urls: RemoteManifestUrls): void {
+  const remote = matchRoute(pathname)?.remote;
+  if (!remote || !urls[remote]) return;
+  // share: false: the shell provides the shared singletons, so the remote's own copies would be wasted bytes.
+  preloadRemote([{ nameOrAlias: remote, exposes: [`./${REMOTE_APP}`], share: false }]).catch((error: unknown) =>
+    // Not fatal: single-spa's load of the remote retries and shows the failure.
+    console.warn(`Preloading ${remote} failed`, error),
+  );
+}
+
+let registration: Promise<RemoteManifestUrls> | undefined;
+
+/**
+ * Reads /remotes.json once, registers every remote it names with the federation runtime and
+ * preloads the remote of the open page. Runs in the entry chunk, while React DOM is on its way.
+ */
+export function registerRemotesOnce(): Promise<RemoteManifestUrls> {
+  registration ??= fetchRemoteManifestUrls().then(
+    (urls) => {
+      registerRemotes(Object.entries(urls).map(([name, entry]) => ({ name, entry })));
+      preloadRemoteOf(window.location.pathname, urls);
+      return urls;
+    },
+    (error: unknown) => {
+      // Registered anyway by the shell: each remote's route then shows the failure message.
+      console.error('Could not read the remote manifests', error);
+      return {};
+    },
+  );
+  return registration;
+}
