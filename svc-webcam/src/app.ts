@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { migrations } from './migrations/index.ts';
 import demoSeed, { type DemoSeedOptions } from './plugins/app/demo-seed.ts';
+import cameraListCache from './plugins/app/camera-list-cache.ts';
 import imageProjection from './plugins/app/image-projection.ts';
 import accessRepository from './plugins/app/access-repository.ts';
 import webcamRepository from './plugins/app/webcam-repository.ts';
@@ -18,6 +19,7 @@ export const webcamService: ServiceDefinition<WebcamServiceOptions> = {
   migrations,
   plugin: async (app: FastifyInstance, options: WebcamServiceOptions) => {
     await app.register(webcamRepository);
+    await app.register(cameraListCache);
     await app.register(demoSeed, options);
     await app.register(imageProjection);
     await app.register(accessRepository);

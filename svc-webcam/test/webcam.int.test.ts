@@ -2,6 +2,7 @@ import { createInProcessBus } from '@lakecams/bus';
 import { type CameraListItem, SUBJECTS, type Webcam } from '@lakecams/contracts';
 import { buildServiceApp, createLogger, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webcamService } from '../src/app.ts';
 import { DEMO_CAMERAS } from '../src/demo-cameras.ts';
@@ -106,6 +107,47 @@ describe('svc-webcam on real PostgreSQL', () => {
       .toEqual({ webcamId, name: '209912312359', lat: 47.25, lng: 8.7, direction: 90 });
   });
 
+  it('serves the camera list from memory, gzip when asked, 304 for an unchanged one, fresh after a new image', async () => {
+    const first = await app.inject({ url: '/api/Webcam/GetImages', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.headers.vary).toBe('Accept-Encoding');
+    const items = JSON.parse(gunzipSync(first.rawPayload).toString()) as CameraListItem[];
+    expect(items.map((i) => i.webcam.name)).toContain('Maennedorf');
+    const plain = await app.inject({ url: '/api/Webcam/GetImages' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json()).toEqual(items);
+    const unchanged = await app.inject({
+      url: '/api/Webcam/GetImages',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(unchanged.statusCode).toBe(304);
+
+    const webcamId = items.find((i) => i.webcam.name === 'Maennedorf')?.webcam.id as number;
+    await bus.publishEvent(SUBJECTS.imageCaptured, {
+      webcamId,
+      name: '209912312400',
+      lat: 47.25,
+      lng: 8.7,
+      direction: 91,
+    });
+    await expect
+      .poll(
+        async () => {
+          const response = await app.inject({
+            url: '/api/Webcam/GetImages',
+            headers: { 'if-none-match': String(first.headers.etag) },
+          });
+          return (
+            response.statusCode === 200 &&
+            response.json<CameraListItem[]>().find((i) => i.webcam.id === webcamId)?.images[0]?.name
+          );
+        },
+        { timeout: 1_000 },
+      )
+      .toBe('209912312400');
+  });
+
   it('forgets images svc-imaging pruned', async () => {
     const webcamId = (await app.inject({ url: '/api/Webcam/GetCameras?name=Staefa-Kehlhof' })).json<
       { id: number }[]
@@ -136,7 +178,7 @@ describe('svc-webcam on real PostgreSQL', () => {
     });
     expect((await app.inject({ url: '/api/Webcam/GetCameras' })).json()).toHaveLength(DEMO_CAMERAS.length);
     const items = (await app.inject({ url: '/api/Webcam/GetImages' })).json<CameraListItem[]>();
-    expect(items.find((i) => i.webcam.name === 'Maennedorf')?.images[0]?.name).toBe('209912312359');
+    expect(items.find((i) => i.webcam.name === 'Maennedorf')?.images[0]?.name).toBe('209912312400');
   });
 
   it('answers health and readiness, and 404 with the uniform body', async () => {

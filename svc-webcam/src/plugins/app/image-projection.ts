@@ -29,6 +29,7 @@ export default fp(
       async (message) => {
         await app.webcamRepository.forgetImagesBefore(message.data.before);
         message.ack();
+        await app.cameraListChanged();
       },
       { durable: 'svc-webcam-image-pruning', filter: SUBJECTS.imagesPruned },
     );
@@ -37,5 +38,5 @@ export default fp(
       await pruned.unsubscribe();
     });
   },
-  { name: 'image-projection', dependencies: ['webcam-repository'] },
+  { name: 'image-projection', dependencies: ['webcam-repository', 'camera-list-cache'] },
 );

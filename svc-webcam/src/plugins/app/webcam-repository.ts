@@ -19,28 +19,40 @@ export function toImage(row: WebcamImageRow): Image {
 export function createWebcamRepository(db: Db) {
   return {
     async listCamerasWithLatestImage(filter: { name?: string | undefined } = {}): Promise<CameraListItem[]> {
-      let cameras = db.selectFrom('webcams').selectAll().orderBy('name');
-      if (filter.name) cameras = cameras.where('name', '=', filter.name);
-      const webcams: Webcam[] = await cameras.execute();
-      if (webcams.length === 0) return [];
-      const latest = await db
-        .selectFrom('webcamImages')
-        .selectAll()
-        .distinctOn('webcamId')
-        .where(
-          'webcamId',
-          'in',
-          webcams.map((w) => w.id),
+      // One index look-up per camera (webcam_images' key is webcam_id, name), however long the history.
+      let query = db
+        .selectFrom('webcams')
+        .innerJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('webcamImages')
+              .select(['webcamImages.name as imageName', 'lat', 'lng', 'direction'])
+              .whereRef('webcamImages.webcamId', '=', 'webcams.id')
+              .orderBy('webcamImages.name', 'desc')
+              .limit(1)
+              .as('latest'),
+          (join) => join.onTrue(),
         )
-        .orderBy('webcamId')
-        .orderBy('name', 'desc')
-        .execute();
-      const byWebcam = new Map(latest.map((row) => [row.webcamId, toImage(row)]));
-      // Only cameras with at least one image are listed (spec §3).
-      return webcams.flatMap((webcam) => {
-        const image = byWebcam.get(webcam.id);
-        return image ? [{ webcam, images: [image] }] : [];
-      });
+        .select([
+          'webcams.id',
+          'webcams.name',
+          'webcams.pattern',
+          'webcams.distance',
+          'webcams.angle',
+          'webcams.intervalMin',
+          'webcams.webcamType',
+          'latest.imageName',
+          'latest.lat',
+          'latest.lng',
+          'latest.direction',
+        ])
+        .orderBy('webcams.name');
+      if (filter.name) query = query.where('webcams.name', '=', filter.name);
+      // Only cameras with at least one image are listed (spec §3): the inner join leaves the others out.
+      return (await query.execute()).map(({ imageName, lat, lng, direction, ...webcam }) => ({
+        webcam,
+        images: [toImage({ webcamId: webcam.id, name: imageName, lat, lng, direction })],
+      }));
     },
 
     async cameras(filter: { name?: string | undefined } = {}): Promise<Webcam[]> {

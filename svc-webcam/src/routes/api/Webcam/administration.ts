@@ -66,6 +66,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const saved = await app.webcamRepository.save({ ...camera, webcamType, id: id || undefined });
       if (!saved) return unknownCamera(reply, id as number);
       await app.bus.publishEvent(SUBJECTS.cameraUpserted, saved);
+      await app.cameraListChanged();
       return ok(reply);
     },
   );
@@ -84,6 +85,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const removed = await app.webcamRepository.remove(request.body.id);
       if (!removed) return unknownCamera(reply, request.body.id);
       await app.bus.publishEvent(SUBJECTS.cameraDeleted, removed);
+      await app.cameraListChanged();
       return ok(reply);
     },
   );

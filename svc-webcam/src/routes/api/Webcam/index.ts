@@ -19,10 +19,22 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Cameras that have images, each with its latest image',
         querystring: NameFilter,
-        response: { 200: Type.Array(CameraListItemSchema), 400: ErrorSchema },
+        response: { 200: Type.Array(CameraListItemSchema), 304: Type.Null(), 400: ErrorSchema },
       },
     },
-    async (request) => app.webcamRepository.listCamerasWithLatestImage({ name: request.query.name }),
+    async (request, reply) => {
+      const list = await app.cameraListResponse(request.query.name);
+      reply
+        .header('etag', list.etag)
+        .header('vary', 'Accept-Encoding')
+        .header('cache-control', 'no-cache')
+        .type('application/json; charset=utf-8');
+      if (request.headers['if-none-match'] === list.etag) return reply.code(304).send(null);
+      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+        return reply.header('content-encoding', 'gzip').send(list.gzip as never);
+      }
+      return reply.send(list.json as never);
+    },
   );
 
   app.get(
