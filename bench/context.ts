@@ -1,7 +1,7 @@
 import { type TileServer, startTileServer } from '../e2e/tile-server.ts';
 import { log } from './harness.ts';
 import { type Nginx, startNginx } from './nginx.ts';
-import { type BenchPortal, startEmbeddedBenchPortal } from './portals.ts';
+import { type BenchPortal, removeFrontendSnapshot, startEmbeddedBenchPortal } from './portals.ts';
 
 /**
  * What several benchmarks share in one run: one embedded portal (started on first use, with local map
@@ -41,6 +41,7 @@ export function createBenchContext(): BenchContext {
         await started?.close();
       });
       await Promise.all(closing);
+      await removeFrontendSnapshot();
     },
   };
   return context;

@@ -101,7 +101,8 @@ export function frontendSnapshot(): Promise<string> {
     };
     const deadline = Date.now() + 180_000;
     while (Date.now() - (await newest()) < 10_000 && Date.now() < deadline) await sleep(2000);
-    const target = join(RESULTS_DIR, 'frontends');
+    // One folder per harness process: two runs at once must not copy over each other.
+    const target = join(RESULTS_DIR, `frontends-${process.pid}`);
     await rm(target, { recursive: true, force: true });
     for (const folder of folders) {
       await cp(join(ROOT, folder, 'dist'), join(target, folder, 'dist'), { recursive: true });
@@ -109,6 +110,11 @@ export function frontendSnapshot(): Promise<string> {
     return target;
   })();
   return frontends;
+}
+
+export async function removeFrontendSnapshot(): Promise<void> {
+  const target = await frontends?.catch(() => undefined);
+  if (target) await rm(target, { recursive: true, force: true });
 }
 
 /** The embedded portal of `npm start` in a child process with a fresh data folder under bench/.results/. */
