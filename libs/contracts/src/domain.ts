@@ -120,19 +120,36 @@ export interface LocalDateParts {
   mm: string;
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Building a formatter costs far more than using one: one per time zone, kept. */
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** Year, month, day, hour and minute of a moment in the region's local time, zero-padded. */
 export function localDateParts(date: Date, timeZone = 'Europe/Zurich'): LocalDateParts {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return { yyyy: part('year'), MM: part('month'), dd: part('day'), HH: part('hour'), mm: part('minute') };
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(date)) parts[part.type] = part.value;
+  return {
+    yyyy: parts.year ?? '',
+    MM: parts.month ?? '',
+    dd: parts.day ?? '',
+    HH: parts.hour ?? '',
+    mm: parts.minute ?? '',
+  };
 }
 
 /** Image names are capture timestamps `yyyyMMddHHmm` in the region's local time. */
