@@ -287,6 +287,9 @@ describe('security rules every service shares, through the gateway', () => {
       .find((c) => c.startsWith('XSRF-TOKEN='))
       ?.split(';')[0] as string;
     expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]{20,}$/);
+    // Pictures, embedded by partner pages and cached publicly, set no cookie.
+    const picture = await fetch(`${portal.url}/api/Image/Get/camera/Richterswil.jpg`);
+    expect(picture.headers.getSetCookie()).toEqual([]);
     const body = JSON.stringify({ username: admin.username, password: admin.password });
     const post = (headers: Record<string, string>) =>
       fetch(`${portal.url}/api/Authenticate/Authenticate`, {

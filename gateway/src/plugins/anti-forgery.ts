@@ -6,6 +6,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const header = XSRF_HEADER.toLowerCase();
+const PICTURES = '/api/Image/Get/';
 
 function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
   for (const part of cookieHeader?.split(';') ?? []) {
@@ -29,7 +30,8 @@ export const antiForgeryPlugin = fp(
   async (app: FastifyInstance, options: { secureCookie: boolean }) => {
     app.addHook('onRequest', async (request, reply) => {
       const cookie = cookieValue(request.headers.cookie, XSRF_COOKIE);
-      if (!cookie) {
+      // Pictures are embedded by partner pages and cached publicly: they carry no cookie.
+      if (!cookie && !request.url.startsWith(PICTURES)) {
         const token = randomBytes(24).toString('base64url');
         // Raw header: API replies are handed to services, which write the response themselves.
         reply.raw.setHeader(
