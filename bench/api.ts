@@ -1,11 +1,14 @@
 import { imageNameOf } from '@lakecams/contracts';
 import pg from 'pg';
 import type { BenchContext } from './context.ts';
-import { fetchOk, log, type ResultRow, row, startNodeServer, verdict, wrkInTurns } from './harness.ts';
-import type { BenchPortal } from './portals.ts';
+import { fetchOk, log, type ResultRow, row, sleep, startNodeServer, verdict, wrkInTurns } from './harness.ts';
+import { adminClient, type BenchPortal } from './portals.ts';
+import { createTestClient } from '@lakecams/service-kit/testing';
+import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 
 export const API_PATH = '/api/Webcam/GetImages';
 export const SEEDED_CAMERAS = 1000;
+const API_CAMERAS = '/api/Webcam/GetCameras';
 
 /**
  * Bring the camera list to `total` cameras with an image each, written straight into svc-webcam's database:
@@ -34,8 +37,20 @@ export async function seedCameras(portal: BenchPortal, total = SEEDED_CAMERAS): 
       await client.end();
     }
   }
-  const now = ((await (await fetchOk(`${portal.url}${API_PATH}`)).json()) as unknown[]).length;
+  // svc-webcam keeps the serialized list in memory until a camera is saved: save one unchanged so it forgets.
+  const admin = await adminClient(portal);
+  const [camera] = (await admin.get(`${API_CAMERAS}?name=${DEMO_CAMERAS[0]?.name}`)).json as object[];
+  const webcam = createTestClient(portal.serviceUrl('webcam'));
+  webcam.setToken(admin.user.jwtToken);
+  const saved = await webcam.post('/api/Webcam/Set', camera);
+  if (saved.status !== 200) throw new Error(`saving a camera answered ${saved.status}: ${saved.text}`);
+  let now = 0;
+  for (let i = 0; i < 40 && now < total; i++) {
+    if (i > 0) await sleep(250);
+    now = ((await (await fetchOk(`${portal.url}${API_PATH}`)).json()) as unknown[]).length;
+  }
   log(`camera list of the ${portal.mode} portal: ${now} cameras`);
+  if (now < total) throw new Error(`the camera list shows ${now} cameras after seeding ${total}`);
   return now;
 }
 
@@ -57,11 +72,14 @@ export async function api(context: BenchContext): Promise<ResultRow[]> {
     // What serving the list from memory could reach: nginx sending a static copy of the same bytes.
     const nginx = await context.nginx();
     await nginx.put(API_PATH, Buffer.from(await (await fetchOk(`${portal.url}${API_PATH}`)).arrayBuffer()));
+    // As a browser asks (the portal may answer gzip; the baselines answer uncompressed).
+    const headers = { 'accept-encoding': 'gzip, deflate, br' };
+    const encoding = (await fetchOk(`${portal.url}${API_PATH}`, { headers })).headers.get('content-encoding');
     const results = await wrkInTurns(
       [
-        { label: 'baseline', url: baseline.url },
-        { label: 'portal', url: `${portal.url}${API_PATH}` },
-        { label: 'static', url: `${nginx.url}${API_PATH}` },
+        { label: 'baseline', url: baseline.url, headers },
+        { label: 'portal', url: `${portal.url}${API_PATH}`, headers },
+        { label: 'static', url: `${nginx.url}${API_PATH}`, headers },
       ],
       { connections: 50 },
     );
@@ -105,7 +123,7 @@ export async function api(context: BenchContext): Promise<ResultRow[]> {
         unit: 'count',
         portal: p.errors,
         baseline: b.errors,
-        note: `body ${((sizes[0] ?? 0) / 1024).toFixed(0)} KiB`,
+        note: `body ${((sizes[0] ?? 0) / 1024).toFixed(0)} KiB JSON, sent as ${encoding ?? 'identity'} (${(p.bytesPerRequest / 1024).toFixed(0)} KiB per answer)`,
       }),
     ];
   } finally {

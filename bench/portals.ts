@@ -38,10 +38,10 @@ export interface BenchPortal {
   /** The portal's own processes, labelled (embedded: the Node process; PostgreSQL counted apart). */
   processes(): { label: string; pid: number }[];
   /**
-   * Where to log in. Distributed mode: svc-identity itself, because the gateway's proxy forwards request
-   * bodies empty (see bench/README.md); embedded: the gateway.
+   * Where a service takes requests with a body: the gateway (embedded), the service itself (distributed,
+   * because the gateway's proxy forwarded bodies empty when this was written; see bench/README.md).
    */
-  loginUrl: string;
+  serviceUrl(service: ServiceName): string;
   /** The demo administrator, when this start created one. */
   demoAdmin: { username: string; password: string } | null;
   /** Freeze every process of the portal (SIGSTOP), so it takes no CPU while another target is measured. */
@@ -156,7 +156,7 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
   return {
     mode: 'embedded',
     url: started.url.replace('localhost', '127.0.0.1'),
-    loginUrl: started.url.replace('localhost', '127.0.0.1'),
+    serviceUrl: () => started.url.replace('localhost', '127.0.0.1'),
     webcamDatabaseUrl: started.databaseUrls.webcam,
     demoAdmin: started.demoAdmin,
     processes: () => [
@@ -268,8 +268,8 @@ async function startDistributedOnce(): Promise<BenchPortal> {
   return {
     mode: 'distributed',
     url,
-    // start-distributed.ts gives the services consecutive ports in the order of SERVICES, identity first.
-    loginUrl: `http://127.0.0.1:${serviceBasePort + SERVICES.indexOf('identity')}`,
+    // start-distributed.ts gives the services consecutive ports in the order of SERVICES.
+    serviceUrl: (service) => `http://127.0.0.1:${serviceBasePort + SERVICES.indexOf(service)}`,
     webcamDatabaseUrl: databaseUrls.webcam,
     demoAdmin: demoAdmin ? { username: demoAdmin[1] as string, password: demoAdmin[2] as string } : null,
     processes,
@@ -282,7 +282,10 @@ async function startDistributedOnce(): Promise<BenchPortal> {
 /** The portal's API as its demo administrator (anti-forgery cookie and bearer token like the page). */
 export async function adminClient(portal: BenchPortal) {
   if (!portal.demoAdmin) throw new Error(`the ${portal.mode} portal created no demo administrator`);
-  const login = await createTestClient(portal.loginUrl).post('/api/Authenticate/Authenticate', portal.demoAdmin);
+  const login = await createTestClient(portal.serviceUrl('identity')).post(
+    '/api/Authenticate/Authenticate',
+    portal.demoAdmin,
+  );
   if (login.status !== 200) throw new Error(`admin login answered ${login.status}: ${login.text}`);
   const client = createTestClient(portal.url);
   client.setToken(login.json.jwtToken);
