@@ -3,6 +3,7 @@ import { SERVICES } from '@lakecams/contracts';
 import { errorsPlugin, healthPlugin, metricsPlugin } from '@lakecams/service-kit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { TrustProxy } from './config.ts';
 import { antiForgeryPlugin } from './plugins/anti-forgery.ts';
 import { apiRoutingPlugin } from './plugins/api-routing.ts';
 import { frontendsPlugin, type FrontendsOptions } from './plugins/frontends.ts';
@@ -14,6 +15,8 @@ export interface GatewayOptions extends FrontendsOptions {
   targets: ServiceTargets;
   /** Mark cookies Secure (served over https). */
   secureCookies?: boolean;
+  /** Proxies whose X-Forwarded-For is believed (Fastify `trustProxy`); none by default. */
+  trustProxy?: TrustProxy;
   /** The bus new images arrive on; live page updates need it. */
   bus?: Bus;
 }
@@ -26,7 +29,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     }) as FastifyBaseLogger,
     // Per-request logs would dominate the log at image-serving rates; metrics cover requests.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: false,
+    trustProxy: options.trustProxy ?? false,
   });
   await app.register(errorsPlugin, { notFound: false });
   await app.register(healthPlugin);

@@ -16,6 +16,13 @@ export const GatewayConfigSchema = Type.Object({
   }),
   /** Satellite tile URL template for the map ({z}/{x}/{y}); a public imagery service by default. */
   MAP_TILE_URL: Type.Optional(Type.String()),
+  /** Served over https (behind a TLS-terminating proxy): the anti-forgery cookie gets `Secure`. */
+  COOKIE_SECURE: Type.Boolean({ default: false }),
+  /**
+   * Proxies in front of the gateway whose `X-Forwarded-For` is believed: `false` (none, the default), a
+   * hop count (`1` behind one ingress) or addresses/CIDRs, comma-separated. Rate limits key on the result.
+   */
+  TRUST_PROXY: Type.String({ default: 'false' }),
   MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
 });
 
@@ -46,3 +53,17 @@ export function remoteTargetsFrom(env: Record<string, string | undefined>): Serv
   });
   return Object.fromEntries(entries) as ServiceTargets;
 }
+
+/** `TRUST_PROXY` as Fastify's `trustProxy`. */
+export function trustProxyFrom(value: string): TrustProxy {
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed === 'false') return false;
+  if (trimmed === 'true') return true;
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    return (_address: string, hop: number) => hop < hops;
+  }
+  return trimmed.split(',').map((part) => part.trim());
+}
+
+export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);

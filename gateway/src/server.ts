@@ -1,7 +1,7 @@
 import { createBus } from '@lakecams/bus';
 import { createLogger, listenWithGrace, loadConfig } from '@lakecams/service-kit';
 import { buildGateway } from './app.ts';
-import { GatewayConfigSchema, remoteManifestsFrom, remoteTargetsFrom } from './config.ts';
+import { GatewayConfigSchema, remoteManifestsFrom, remoteTargetsFrom, trustProxyFrom } from './config.ts';
 import { DEFAULT_MAP_TILES } from './plugins/frontends.ts';
 
 const config = loadConfig(GatewayConfigSchema);
@@ -18,6 +18,8 @@ const app = await buildGateway({
   targets: remoteTargetsFrom(process.env),
   frontendRoot: config.FRONTEND_ROOT,
   remotes: remoteManifestsFrom(config.REMOTES),
+  secureCookies: config.COOKIE_SECURE,
+  trustProxy: trustProxyFrom(config.TRUST_PROXY),
   ...(config.MAP_TILE_URL
     ? {
         mapTiles: {

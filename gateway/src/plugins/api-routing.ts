@@ -24,8 +24,9 @@ export async function apiRoutingPlugin(app: FastifyInstance, options: { targets:
     if (!owner) return reply.code(404).send(errorBody(404, `No service answers ${request.url.split('?')[0]}`));
     const target = options.targets[owner];
     if (target.kind === 'local') {
-      // As the proxy below does: the client must not pick its own X-Forwarded-For (rate limits are keyed on it).
-      request.raw.headers['x-forwarded-for'] = request.raw.socket.remoteAddress ?? '';
+      // As the proxy below does: the client must not pick its own X-Forwarded-For (rate limits are keyed on it);
+      // request.ip is the connecting address, or what a trusted proxy (TRUST_PROXY) says.
+      request.raw.headers['x-forwarded-for'] = request.ip;
       reply.hijack();
       target.app.routing(request.raw, reply.raw);
       return;
@@ -34,7 +35,7 @@ export async function apiRoutingPlugin(app: FastifyInstance, options: { targets:
     return reply.from(new URL(request.url, base).toString(), {
       rewriteRequestHeaders: (original, headers) => ({
         ...headers,
-        'x-forwarded-for': original.socket.remoteAddress ?? '',
+        'x-forwarded-for': request.ip,
         'x-forwarded-host': original.headers.host ?? '',
       }),
       onError: (fromReply, { error }) => {
