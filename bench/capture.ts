@@ -90,7 +90,7 @@ export async function capture(): Promise<ResultRow[]> {
   log(`4K input: ${(input.length / 2 ** 20).toFixed(2)} MiB`);
   const dir = await ensureResultsDir('capture');
   const store = createImageStore(join(dir, 'store'));
-  const runs = Math.max(REPEATS * 3, 9);
+  const runs = Math.max(REPEATS * 5, 15);
   const portal: Timing[] = [];
   const baseline: Timing[] = [];
   // One unmeasured round of each warms sharp's thread pool and the file system.
@@ -101,8 +101,12 @@ export async function capture(): Promise<ResultRow[]> {
   await realCapture(99);
   await minimalSharpCapture(input, join(dir, 'baseline', 'warm'));
   for (let i = 0; i < runs; i++) {
+    // Alternate which goes first, so neither always runs on a freshly idle thread pool.
+    const measureBaseline = async () =>
+      baseline.push(await timed(() => minimalSharpCapture(input, join(dir, 'baseline', String(i)))));
+    if (i % 2) await measureBaseline();
     portal.push(await timed(() => realCapture(i)));
-    baseline.push(await timed(() => minimalSharpCapture(input, join(dir, 'baseline', String(i)))));
+    if (!(i % 2)) await measureBaseline();
   }
   await rm(dir, { recursive: true, force: true });
   const wall = { portal: median(portal.map((t) => t.wallMs)), baseline: median(baseline.map((t) => t.wallMs)) };
