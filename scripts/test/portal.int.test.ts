@@ -240,6 +240,28 @@ describe('gateway in distributed mode: services behind HTTP', () => {
     expect(((await response.json()) as { name: string }[])[0]?.name).toBe('Richterswil');
   });
 
+  it('passes request bodies on to the service, unread', async () => {
+    const login = await fetch(`${gatewayUrl}/api/Authenticate/Authenticate`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: 'XSRF-TOKEN=same-token-x',
+        'x-xsrf-token': 'same-token-x',
+      },
+      body: JSON.stringify({ username: 'nobody_here', password: 'Wrong!Pass1' }),
+    });
+    // An empty body would be 400 (username and password required); these credentials are simply wrong.
+    expect(login.status).toBe(401);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/jpeg' }), 'x.jpg');
+    const upload = await fetch(`${gatewayUrl}/api/Referer/SetLayer/layer`, {
+      method: 'POST',
+      headers: { cookie: 'XSRF-TOKEN=same-token-x', 'x-xsrf-token': 'same-token-x' },
+      body: form,
+    });
+    expect(upload.status).toBe(401);
+  });
+
   it('is ready while at least one replica of each service is', async () => {
     expect((await fetch(`${gatewayUrl}/ready`)).status).toBe(200);
   });

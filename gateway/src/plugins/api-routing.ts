@@ -9,9 +9,10 @@ export async function apiRoutingPlugin(app: FastifyInstance, options: { targets:
   await app.register(replyFrom, {
     undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000 },
   });
-  // Bodies pass through untouched: the owning service parses and validates them.
+  // Bodies pass through untouched: the owning service parses and validates them. The body is the raw
+  // stream, not read here: the proxy pipes it on, an in-process service reads it itself.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   const pickers = new Map(
     Object.entries(options.targets).flatMap(([service, target]) =>
