@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium, headless, with the background networking this closed network refuses turned off. */
@@ -45,14 +44,4 @@ function launchPlainChromium(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort } from '@lakecams/service-kit/testing';

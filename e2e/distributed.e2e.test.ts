@@ -40,7 +40,8 @@ describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
         ...process.env,
         ...databaseUrls,
         PORT: String(port),
-        SERVICE_BASE_PORT: String(20_000 + Math.floor(Math.random() * 20_000)),
+        // Below the ephemeral range (32768–60999), where outgoing connections take their ports.
+        SERVICE_BASE_PORT: String(20_000 + Math.floor(Math.random() * 10_000)),
         NATS_URL: TEST_NATS_URL,
         LOG_LEVEL: 'warn',
         DEMO_BACKFILL_MINUTES: '0',

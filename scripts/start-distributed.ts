@@ -1,6 +1,7 @@
 import { SERVICES, type ServiceName } from '@lakecams/contracts';
 import { BaseConfigSchema, loadConfig, loadOrCreateSigningKeys } from '@lakecams/service-kit';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -80,11 +81,25 @@ async function stop(exitCode: number): Promise<never> {
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
+/** The first port from `from` on that nothing listens on (another program may hold one of the range). */
+async function nextFreePort(from: number): Promise<number> {
+  for (let candidate = from; candidate < from + 200; candidate++) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(candidate, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return candidate;
+  }
+  throw new Error(`No free port from ${from} on`);
+}
+
 const urls: Record<ServiceName, string[]> = { identity: [], webcam: [], referer: [], imaging: [] };
 let port = config.SERVICE_BASE_PORT;
 for (const service of SERVICES) {
   const replicas = service === 'imaging' ? config.IMAGING_REPLICAS : 1;
   for (let replica = 1; replica <= replicas; replica++) {
+    port = await nextFreePort(port);
     const url = `http://127.0.0.1:${port}`;
     launch(`svc-${service}#${replica}`, `svc-${service}/src/server.ts`, {
       HOST: '127.0.0.1',

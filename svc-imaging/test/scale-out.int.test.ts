@@ -1,7 +1,7 @@
 import { type Bus, createNatsBus } from '@lakecams/bus';
 import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
 import { createKysely } from '@lakecams/service-kit';
-import { createTestDatabase, TEST_NATS_URL } from '@lakecams/service-kit/testing';
+import { createTestDatabase, freePort, TEST_NATS_URL } from '@lakecams/service-kit/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -94,8 +94,8 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
     });
     await new Promise<void>((resolve) => camera.listen(0, '127.0.0.1', resolve));
     const cameraUrl = `http://127.0.0.1:${(camera.address() as { port: number }).port}`;
-    await startReplica('replica-a', 20_000 + Math.floor(Math.random() * 10_000));
-    await startReplica('replica-b', 30_000 + Math.floor(Math.random() * 10_000));
+    await startReplica('replica-a', await freePort());
+    await startReplica('replica-b', await freePort());
     bus = await createNatsBus({ servers: TEST_NATS_URL, name: 'scale-out-test', namespace });
     for (const id of CAMERAS) {
       await bus.publishEvent(SUBJECTS.cameraUpserted, {

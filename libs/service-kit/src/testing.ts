@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { dropDatabase, ensureDatabase, withDatabase } from './database-url.ts';
 
 /** The machine's PostgreSQL used by integration tests (trust auth on loopback). */
@@ -83,3 +84,16 @@ export function createTestClient(baseUrl: string) {
   };
 }
 export type TestClient = ReturnType<typeof createTestClient>;
+
+/** A port nothing listens on right now (the system picks it), for a process a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

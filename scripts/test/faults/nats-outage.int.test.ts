@@ -1,6 +1,6 @@
 import { type Bus, createNatsBus } from '@lakecams/bus';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { createTestDatabase, freePort } from '@lakecams/service-kit/testing';
 import { imagingService } from '@lakecams/svc-imaging';
 import { webcamService } from '@lakecams/svc-webcam';
 import { createSigner } from 'fast-jwt';
@@ -17,14 +17,6 @@ const keys = generateSigningKeys();
 const admin = {
   authorization: `Bearer ${createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 })({ sub: '11111111-1111-4111-8111-111111111111', role: [ADMIN_ROLE] })}`,
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
