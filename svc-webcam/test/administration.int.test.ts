@@ -123,6 +123,13 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
     expect(
       ((await call('GET', `/api/Webcam/GetCameraById?id=${id}`)).json() as { intervalMin: number }).intervalMin,
     ).toBe(10);
+    // The source URL is the admin's to see, nobody else's.
+    const source = async (headers: Record<string, string>) =>
+      ((await call('GET', `/api/Webcam/GetCameraById?id=${id}`, headers)).json() as { pattern: string }).pattern;
+    expect(await source(admin)).toBe(camera.pattern);
+    expect(await source(user)).toBe('');
+    expect(await source({})).toBe('');
+    expect(await source({ ...admin, impersonate: USER_ID })).toBe('');
     const taken = await call('POST', '/api/Webcam/Set', admin, camera);
     expect(taken.statusCode).toBe(409);
     expect((await call('POST', '/api/Webcam/Set', admin, { ...camera, id: 9999, name: 'Neu' })).statusCode).toBe(404);

@@ -1,4 +1,4 @@
-import { type CameraListItem, SUBJECTS } from '@lakecams/contracts';
+import { type CameraListItem, SUBJECTS, withoutSource } from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
@@ -35,7 +35,11 @@ export default fp(
   async (app: FastifyInstance) => {
     const entries = new Map<string, { expires: number; response: Promise<CameraListResponse> }>();
     const build = async (name: string | undefined): Promise<CameraListResponse> => {
-      const items: CameraListItem[] = await app.webcamRepository.listCamerasWithLatestImage({ name });
+      // The public list: cameras without their source URLs.
+      const items: CameraListItem[] = (await app.webcamRepository.listCamerasWithLatestImage({ name })).map((item) => ({
+        ...item,
+        webcam: withoutSource(item.webcam),
+      }));
       const json = Buffer.from(JSON.stringify(items));
       return {
         json,

@@ -7,6 +7,7 @@ import {
   MAX_TIME_LAYERS_PER_CAMERA,
   NEW_LAYER_CRON,
   validateForm,
+  withoutSource,
 } from '@lakecams/contracts';
 import { errorBody } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -80,8 +81,11 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(WebcamSchema), ...errors },
       },
     },
-    async (request, reply) =>
-      refererAccess.camerasOf(request, request.query.url || undefined).catch(() => lookupFailed(reply)),
+    async (request, reply) => {
+      const cameras = await refererAccess.camerasOf(request, request.query.url || undefined).catch(() => undefined);
+      if (!cameras) return lookupFailed(reply);
+      return refererAccess.isAdmin(request) ? cameras : cameras.map(withoutSource);
+    },
   );
 
   app.get(
