@@ -5,7 +5,8 @@ import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
 import { type BenchPortal, setPublicQuality, startDistributedBenchPortal } from './portals.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
-const WARM_UP_SECONDS = 10;
+// Long enough for heaps, JIT and the bounded picture caches to reach their working size.
+const WARM_UP_SECONDS = 30;
 /** 100 connections in all: half on the image, half on the camera list. */
 const CONNECTIONS_EACH = 50;
 const MEMORY_TOLERANCE = 0.2;
