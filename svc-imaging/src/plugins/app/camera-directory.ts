@@ -63,6 +63,15 @@ export default fp(
     app.decorate('onCameraChange', (listener) => {
       listeners.push(listener);
     });
+    // Listening first: the consumer below may apply the first change before a later subscription exists.
+    const applied = await app.bus.subscribe<{ camera: CameraRow; deleted: boolean }>(
+      CAMERA_APPLIED,
+      async ({ data }) => {
+        for (const listener of listeners) {
+          await Promise.resolve(listener(data)).catch((err) => app.log.warn({ err }, 'camera listener failed'));
+        }
+      },
+    );
     const subscription = await app.bus.consume<CameraEvent>(
       async (message) => {
         try {
@@ -77,14 +86,6 @@ export default fp(
         }
       },
       { durable: 'svc-imaging-camera-directory', filter: 'webcam.camera.>' },
-    );
-    const applied = await app.bus.subscribe<{ camera: CameraRow; deleted: boolean }>(
-      CAMERA_APPLIED,
-      async ({ data }) => {
-        for (const listener of listeners) {
-          await Promise.resolve(listener(data)).catch((err) => app.log.warn({ err }, 'camera listener failed'));
-        }
-      },
     );
     app.addHook('onClose', async () => {
       await subscription.unsubscribe();

@@ -75,6 +75,20 @@ export default fp(
       }
     }
 
+    // In the background: the directory keeps following changes meanwhile; closing waits for it.
+    const backfilling = new Set<number>();
+    function startBackfill(camera: CameraRow) {
+      if (backfilling.has(camera.webcamId)) return;
+      backfilling.add(camera.webcamId);
+      const backfill = backfillDemoCamera(camera)
+        .catch((err) => app.log.warn({ err, camera: camera.name }, 'demo backfill failed'))
+        .finally(() => {
+          backfills.delete(backfill);
+          backfilling.delete(camera.webcamId);
+        });
+      backfills.add(backfill);
+    }
+
     app.onCameraChange(async ({ camera, deleted }) => {
       if (deleted) {
         scheduler.unschedule(camera.webcamId);
@@ -82,11 +96,7 @@ export default fp(
         return;
       }
       if (options.schedule) scheduler.schedule(camera);
-      // In the background: the directory keeps following changes meanwhile; closing waits for it.
-      const backfill = backfillDemoCamera(camera)
-        .catch((err) => app.log.warn({ err, camera: camera.name }, 'demo backfill failed'))
-        .finally(() => backfills.delete(backfill));
-      backfills.add(backfill);
+      startBackfill(camera);
     });
 
     // Daily, at a quiet hour; whichever replica claims the day prunes.
@@ -101,7 +111,11 @@ export default fp(
     const resync = async () => {
       const cameras = await app.cameraDirectory.list();
       const known = new Set(cameras.map((camera) => camera.webcamId));
-      for (const camera of cameras) scheduler.schedule(camera);
+      for (const camera of cameras) {
+        scheduler.schedule(camera);
+        // Cameras applied while this replica was still starting reached no listener: catch them up here.
+        startBackfill(camera);
+      }
       for (const webcamId of scheduler.scheduledIds()) if (!known.has(webcamId)) scheduler.unschedule(webcamId);
     };
     const resyncTimer = options.schedule
