@@ -44,6 +44,23 @@ export function row(fields: Omit<ResultRow, 'ratio' | 'verdict'> & { verdict?: V
 
 export const verdict = (met: boolean): Verdict => (met ? 'met' : 'missed');
 
+/** The row a benchmark gets when it could not run, with the first line of why. */
+export function notMeasured(
+  fields: { benchmark: string; case: string; metric?: string; unit?: string; baselineLabel?: string },
+  error: unknown,
+): ResultRow {
+  return row({
+    metric: '',
+    unit: '',
+    baselineLabel: '',
+    ...fields,
+    portal: null,
+    baseline: null,
+    verdict: 'not measured',
+    note: `failed: ${(error as Error).message.split('\n')[0]}`,
+  });
+}
+
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);

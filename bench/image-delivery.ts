@@ -1,7 +1,7 @@
 import type { BenchContext } from './context.ts';
-import { fetchOk, log, type ResultRow, row, verdict, type WrkResult, wrkInTurns } from './harness.ts';
+import { fetchOk, log, notMeasured, type ResultRow, row, verdict, type WrkResult, wrkInTurns } from './harness.ts';
 import type { Nginx } from './nginx.ts';
-import { type BenchPortal, setPublicQuality, startDistributedBenchPortal } from './portals.ts';
+import { type BenchPortal, inDistributedMode, setPublicQuality } from './portals.ts';
 import { measureRefererPath } from './referer-path.ts';
 
 export const IMAGE_CAMERA = 'Rapperswil-Seedamm';
@@ -81,30 +81,22 @@ export async function imageDelivery(context: BenchContext): Promise<ResultRow[]>
   const rows = await measureMode(embedded, nginx);
   rows.push(...(await measureRefererPath(embedded, nginx)));
 
-  embedded.pause();
-  let distributed: BenchPortal | null = null;
-  try {
-    log('starting the distributed portal');
-    distributed = await startDistributedBenchPortal();
-    rows.push(...(await measureMode(distributed, nginx)));
-  } catch (error) {
-    log(`distributed mode not measured: ${(error as Error).stack}`);
-    rows.push(
-      row({
-        benchmark: 'image delivery',
-        case: 'distributed',
-        metric: 'requests/s',
-        unit: 'req/s',
-        portal: null,
-        baseline: null,
-        baselineLabel: 'nginx',
-        verdict: 'not measured',
-        note: `failed: ${(error as Error).message.split('\n')[0]}`,
-      }),
-    );
-  } finally {
-    await distributed?.close();
-    embedded.resume();
-  }
+  rows.push(
+    ...(await inDistributedMode(
+      embedded,
+      (error) =>
+        notMeasured(
+          {
+            benchmark: 'image delivery',
+            case: 'distributed',
+            metric: 'requests/s',
+            unit: 'req/s',
+            baselineLabel: 'nginx',
+          },
+          error,
+        ),
+      (distributed) => measureMode(distributed, nginx),
+    )),
+  );
   return rows;
 }

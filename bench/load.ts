@@ -1,8 +1,8 @@
 import { API_PATH, seedCameras } from './api.ts';
 import type { BenchContext } from './context.ts';
-import { log, memoryOf, type ResultRow, row, sleep, verdict, type WrkResult, wrk } from './harness.ts';
+import { log, memoryOf, notMeasured, type ResultRow, row, sleep, verdict, type WrkResult, wrk } from './harness.ts';
 import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
-import { type BenchPortal, setPublicQuality, startDistributedBenchPortal } from './portals.ts';
+import { type BenchPortal, inDistributedMode, setPublicQuality } from './portals.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 // Long enough for heaps, JIT and the bounded picture caches to reach their working size.
@@ -100,29 +100,12 @@ async function loadMode(portal: BenchPortal): Promise<ResultRow[]> {
 export async function load(context: BenchContext): Promise<ResultRow[]> {
   const embedded = await context.embedded();
   const rows = await loadMode(embedded);
-  embedded.pause();
-  let distributed: BenchPortal | null = null;
-  try {
-    distributed = await startDistributedBenchPortal();
-    rows.push(...(await loadMode(distributed)));
-  } catch (error) {
-    log(`distributed load not measured: ${(error as Error).stack}`);
-    rows.push(
-      row({
-        benchmark: 'load',
-        case: 'distributed',
-        metric: '',
-        unit: '',
-        portal: null,
-        baseline: null,
-        baselineLabel: '',
-        verdict: 'not measured',
-        note: `failed: ${(error as Error).message.split('\n')[0]}`,
-      }),
-    );
-  } finally {
-    await distributed?.close();
-    embedded.resume();
-  }
+  rows.push(
+    ...(await inDistributedMode(
+      embedded,
+      (error) => notMeasured({ benchmark: 'load', case: 'distributed' }, error),
+      loadMode,
+    )),
+  );
   return rows;
 }

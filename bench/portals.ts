@@ -27,6 +27,7 @@ import {
   waitForOutput,
   waitUntilQuiet,
   ROOT,
+  type ResultRow,
 } from './harness.ts';
 
 /** A portal the benchmarks run against, in either mode, with the processes whose memory counts. */
@@ -310,4 +311,28 @@ export async function setPublicQuality(portal: BenchPortal, camera: string, qual
     await sleep(250);
   }
   throw new Error(`${camera} is not delivered at ${quality} after 30 s`);
+}
+
+/**
+ * Measures on a fresh distributed portal while the embedded one is frozen; a failed start or run becomes
+ * a "not measured" row instead of ending the whole benchmark.
+ */
+export async function inDistributedMode(
+  embedded: BenchPortal,
+  notMeasuredRow: (error: unknown) => ResultRow,
+  measure: (distributed: BenchPortal) => Promise<ResultRow[]>,
+): Promise<ResultRow[]> {
+  embedded.pause();
+  let distributed: BenchPortal | null = null;
+  try {
+    log('starting the distributed portal');
+    distributed = await startDistributedBenchPortal();
+    return await measure(distributed);
+  } catch (error) {
+    log(`distributed mode not measured: ${(error as Error).stack}`);
+    return [notMeasuredRow(error)];
+  } finally {
+    await distributed?.close();
+    embedded.resume();
+  }
 }

@@ -5,7 +5,7 @@ import { api } from './api.ts';
 import { capture } from './capture.ts';
 import { type BenchContext, createBenchContext } from './context.ts';
 import { frontEnd } from './front-end.ts';
-import { ensureResultsDir, log, REPEATS, type ResultRow, row, WRK_SECONDS } from './harness.ts';
+import { ensureResultsDir, log, notMeasured, REPEATS, type ResultRow, WRK_SECONDS } from './harness.ts';
 import { imageDelivery } from './image-delivery.ts';
 import { load } from './load.ts';
 import { memory } from './memory.ts';
@@ -62,19 +62,7 @@ try {
     } catch (error) {
       failed = true;
       log(`${name} failed: ${(error as Error).stack ?? error}`);
-      rows.push(
-        row({
-          benchmark: name,
-          case: '',
-          metric: '',
-          unit: '',
-          portal: null,
-          baseline: null,
-          baselineLabel: '',
-          verdict: 'not measured',
-          note: `failed: ${(error as Error).message.split('\n')[0]}`,
-        }),
-      );
+      rows.push(notMeasured({ benchmark: name, case: '' }, error));
     }
     log(`${name} took ${((Date.now() - began) / 1000).toFixed(0)} s`);
   }

@@ -1,5 +1,5 @@
 export { type Column, DataTable } from './data-table.tsx';
-export { EmailField, PhoneField, SelectField, TextAreaField, TextField } from './forms/fields.tsx';
+export { type Choice, EmailField, PhoneField, SelectField, TextAreaField, TextField } from './forms/fields.tsx';
 export { Form, FormActions, FormCard, Notice } from './forms/form-parts.tsx';
 export { type BoundField, type FormState, type FormErrors, type FormValues, useForm } from './forms/use-form.ts';
 export { ModalDialog } from './modal-dialog.tsx';

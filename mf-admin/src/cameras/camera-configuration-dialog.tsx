@@ -1,7 +1,6 @@
 import { QUALITIES, type Quality, type Webcam } from '@lakecams/contracts';
 import { Form, FormActions, ModalDialog, SelectField, useForm } from '@lakecams/ui-kit';
 import type { CameraConfiguration } from '../shared/admin-api.ts';
-import { ChoiceField } from '../shared/fields.tsx';
 import { LoadStatus } from '../shared/load-status.tsx';
 import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
@@ -76,11 +75,11 @@ export function CameraConfigurationDialog({ webcam, onClose }: { webcam: Webcam;
       <h3 className="dialog-section-title">Qualität festlegen</h3>
       <Form onSubmit={submit} label="Qualität festlegen">
         <div className="form-row">
-          <ChoiceField
+          <SelectField
             field={form.field('userId')}
             label="Benutzer"
             placeholder={ALL_OTHER_USERS}
-            choices={userChoices}
+            options={userChoices}
           />
           <SelectField field={form.field('quality')} label="Qualität" placeholder="Bitte wählen" options={QUALITIES} />
         </div>

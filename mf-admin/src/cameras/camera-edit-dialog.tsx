@@ -1,7 +1,6 @@
 import { CAMERA_RULES, validateForm, WEBCAM_TYPES, type Webcam, type WebcamType } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
-import { InputField } from '../shared/fields.tsx';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
+import { Form, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
+import { SaveOrCancel, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 
 type CameraField = 'name' | 'pattern' | 'distance' | 'angle' | 'intervalMin' | 'webcamType';
@@ -75,22 +74,14 @@ export function CameraEditDialog({
         <TextField field={form.field('name')} label="Name" hint="Buchstaben, Ziffern, - und _" />
         <TextField field={form.field('pattern')} label="Pattern (Bild-URL)" placeholder="https://…/bild.jpg" />
         <div className="form-row">
-          <InputField field={form.field('distance')} label="Distanz (km)" type="number" step="any" hint="1 bis 20" />
-          <InputField field={form.field('angle')} label="Blickwinkel (°)" type="number" hint="1 bis 360" />
+          <TextField field={form.field('distance')} label="Distanz (km)" type="number" step="any" hint="1 bis 20" />
+          <TextField field={form.field('angle')} label="Blickwinkel (°)" type="number" hint="1 bis 360" />
         </div>
         <div className="form-row">
-          <InputField field={form.field('intervalMin')} label="Intervall (Minuten)" type="number" hint="1 bis 60" />
+          <TextField field={form.field('intervalMin')} label="Intervall (Minuten)" type="number" hint="1 bis 60" />
           <SelectField field={form.field('webcamType')} label="Typ" placeholder="Bitte wählen" options={WEBCAM_TYPES} />
         </div>
-        <ActionFailure action={save} />
-        <FormActions>
-          <button type="submit" disabled={save.busy}>
-            Speichern
-          </button>
-          <button type="button" className="button--secondary" onClick={onClose}>
-            Abbrechen
-          </button>
-        </FormActions>
+        <SaveOrCancel action={save} onCancel={onClose} />
       </Form>
     </ModalDialog>
   );

@@ -1,11 +1,10 @@
 import { QUALITIES, type Webcam } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, SelectField, useForm } from '@lakecams/ui-kit';
+import { Form, FormActions, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import type { RefererBooking } from '../shared/admin-api.ts';
-import { ChoiceField, InputField } from '../shared/fields.tsx';
 import { removeById, replaceOrAppend } from '../shared/list-updates.ts';
 import { LoadStatus } from '../shared/load-status.tsx';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
+import { ActionFailure, SaveOrCancel, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 import {
@@ -137,27 +136,19 @@ function BookingForm({
       <h3 className="dialog-section-title">{booking.id ? 'Buchung bearbeiten' : 'Neue Buchung'}</h3>
       <Form onSubmit={() => void submit()} label="Buchung">
         <div className="form-row">
-          <InputField field={form.field('start')} label="Von" type="date" />
-          <InputField field={form.field('end')} label="Bis" type="date" />
+          <TextField field={form.field('start')} label="Von" type="date" />
+          <TextField field={form.field('end')} label="Bis" type="date" />
         </div>
         <div className="form-row">
           <SelectField field={form.field('quality')} label="Qualität" placeholder="Bitte wählen" options={QUALITIES} />
-          <ChoiceField
+          <SelectField
             field={form.field('refererUserId')}
             label="Referer"
             placeholder="Kein Referer"
-            choices={refererChoices}
+            options={refererChoices}
           />
         </div>
-        <ActionFailure action={save} />
-        <FormActions>
-          <button type="submit" disabled={save.busy}>
-            Buchung speichern
-          </button>
-          <button type="button" className="button--secondary" onClick={onCancel}>
-            Abbrechen
-          </button>
-        </FormActions>
+        <SaveOrCancel action={save} saveLabel="Buchung speichern" onCancel={onCancel} />
       </Form>
     </section>
   );

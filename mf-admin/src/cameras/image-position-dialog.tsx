@@ -1,7 +1,6 @@
 import { type Image, imageNameOf, POSITION_RULES, validateForm, type Webcam } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, Notice, useForm } from '@lakecams/ui-kit';
+import { Form, FormActions, ModalDialog, Notice, TextField, useForm } from '@lakecams/ui-kit';
 import type { ImagePosition } from '../shared/admin-api.ts';
-import { InputField } from '../shared/fields.tsx';
 import { LoadStatus } from '../shared/load-status.tsx';
 import { ActionFailure, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
@@ -68,10 +67,10 @@ function PositionForm({
   return (
     <Form onSubmit={() => void submit()} label="Position">
       <div className="form-row">
-        <InputField field={form.field('lat')} label="Breitengrad (lat)" type="number" step="any" hint="47 bis 48" />
-        <InputField field={form.field('lng')} label="Längengrad (lng)" type="number" step="any" hint="5.9 bis 10.5" />
+        <TextField field={form.field('lat')} label="Breitengrad (lat)" type="number" step="any" hint="47 bis 48" />
+        <TextField field={form.field('lng')} label="Längengrad (lng)" type="number" step="any" hint="5.9 bis 10.5" />
       </div>
-      <InputField field={form.field('direction')} label="Blickrichtung (°)" type="number" hint="0 = Nord, bis 359" />
+      <TextField field={form.field('direction')} label="Blickrichtung (°)" type="number" hint="0 = Nord, bis 359" />
       {save.done && (
         <Notice tone="success">
           <p>Die Position ist gespeichert; sie gilt ab dem nächsten Bild.</p>

@@ -11,7 +11,7 @@ import { ImageUploadDialog } from '../cameras/image-upload-dialog.tsx';
 import { NewsForm } from '../cameras/news-form.tsx';
 import { ADMIN_ONLY, AccessGuard, isAdmin } from '../shared/access-guard.tsx';
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx';
-import { LoadStatus } from '../shared/load-status.tsx';
+import { TableSection } from '../shared/table-section.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
@@ -88,19 +88,14 @@ function CameraAdministration() {
 
   return (
     <>
-      <section aria-labelledby="cameras-heading" className="admin-section">
-        <div className="section-header">
-          <h2 id="cameras-heading">Webcams</h2>
-          <div className="toolbar">
-            <button type="button" onClick={() => setDialog({ kind: 'add' })}>
-              Webcam hinzufügen
-            </button>
-            <button type="button" className="button--secondary" onClick={cameras.reload} disabled={cameras.loading}>
-              Aktualisieren
-            </button>
-          </div>
-        </div>
-        <LoadStatus loaded={cameras} loadingText="Webcams werden geladen …" />
+      <TableSection
+        id="cameras-heading"
+        title="Webcams"
+        addLabel="Webcam hinzufügen"
+        onAdd={() => setDialog({ kind: 'add' })}
+        loaded={cameras}
+        loadingText="Webcams werden geladen …"
+      >
         {cameras.data && (
           <div className="camera-table">
             <DataTable
@@ -111,7 +106,7 @@ function CameraAdministration() {
             />
           </div>
         )}
-      </section>
+      </TableSection>
       <section className="admin-section">
         <NewsForm />
       </section>

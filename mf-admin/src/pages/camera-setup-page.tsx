@@ -1,10 +1,9 @@
 import { LAYER_LEVELS, type Layer, type Webcam } from '@lakecams/contracts';
 import type { AuthState } from '@lakecams/session';
-import { FormCard, PageFrame, useForm } from '@lakecams/ui-kit';
+import { FormCard, PageFrame, SelectField, useForm } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
 import { AccessGuard } from '../shared/access-guard.tsx';
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx';
-import { ChoiceField } from '../shared/fields.tsx';
 import { LoadStatus } from '../shared/load-status.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
@@ -70,17 +69,17 @@ function CameraSetup() {
           <LoadStatus loaded={referers} loadingText="Seiten werden geladen …" />
           {referers.data?.length === 0 && <p className="muted">Es sind noch keine Seiten (Referer) eingetragen.</p>}
           <div className="form-row">
-            <ChoiceField
+            <SelectField
               field={choice.field('url')}
               label="Seite (URL)"
               placeholder="Bitte wählen"
-              choices={urls.map((value) => ({ value, label: value }))}
+              options={urls.map((value) => ({ value, label: value }))}
             />
-            <ChoiceField
+            <SelectField
               field={choice.field('cameraId')}
               label="Webcam"
               placeholder={url ? 'Bitte wählen' : 'Zuerst eine Seite wählen'}
-              choices={(cameraList ?? []).map((camera) => ({ value: String(camera.id), label: camera.name }))}
+              options={(cameraList ?? []).map((camera) => ({ value: String(camera.id), label: camera.name }))}
             />
           </div>
           <LoadStatus loaded={cameras} loadingText="Webcams werden geladen …" />

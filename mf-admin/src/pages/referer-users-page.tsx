@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { RefererUserDialog } from '../referers/referer-user-dialog.tsx';
 import { ADMIN_ONLY, AccessGuard, isAdmin } from '../shared/access-guard.tsx';
 import { ConfirmDialog } from '../shared/confirm-dialog.tsx';
-import { LoadStatus } from '../shared/load-status.tsx';
+import { TableSection } from '../shared/table-section.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
@@ -64,19 +64,14 @@ function RefererUsers() {
   ];
 
   return (
-    <section aria-labelledby="referers-heading" className="admin-section">
-      <div className="section-header">
-        <h2 id="referers-heading">Referer</h2>
-        <div className="toolbar">
-          <button type="button" onClick={() => setDialog({ kind: 'add' })}>
-            Referer hinzufügen
-          </button>
-          <button type="button" className="button--secondary" onClick={referers.reload} disabled={referers.loading}>
-            Aktualisieren
-          </button>
-        </div>
-      </div>
-      <LoadStatus loaded={referers} loadingText="Referer werden geladen …" />
+    <TableSection
+      id="referers-heading"
+      title="Referer"
+      addLabel="Referer hinzufügen"
+      onAdd={() => setDialog({ kind: 'add' })}
+      loaded={referers}
+      loadingText="Referer werden geladen …"
+    >
       {referers.data && (
         <DataTable
           caption={`${referers.data.length} Referer`}
@@ -112,6 +107,6 @@ function RefererUsers() {
           </p>
         </ConfirmDialog>
       )}
-    </section>
+    </TableSection>
   );
 }

@@ -1,9 +1,8 @@
 import { REFERER_RULES, type RefererUser, validateForm } from '@lakecams/contracts';
-import { Form, FormActions, ModalDialog, TextField, useForm } from '@lakecams/ui-kit';
+import { Form, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
 import type { UserRef } from '../shared/admin-api.ts';
-import { ChoiceField } from '../shared/fields.tsx';
 import { LoadStatus } from '../shared/load-status.tsx';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
+import { SaveOrCancel, useAction } from '../shared/use-action.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
 
@@ -58,11 +57,11 @@ export function RefererUserDialog({
     <ModalDialog title={referer ? 'Referer bearbeiten' : 'Referer hinzufügen'} onClose={onClose}>
       <LoadStatus loaded={users} loadingText="Benutzer werden geladen …" />
       <Form onSubmit={() => void submit()} label="Referer">
-        <ChoiceField
+        <SelectField
           field={form.field('userEmail')}
           label="Benutzer"
           placeholder="Bitte wählen"
-          choices={emailChoices(users.data ?? [], referer?.userEmail)}
+          options={emailChoices(users.data ?? [], referer?.userEmail)}
         />
         <TextField
           field={form.field('url')}
@@ -71,15 +70,7 @@ export function RefererUserDialog({
           placeholder="https://www.beispiel.ch/"
           hint="Die Seite, die Bilder einbettet, mit https://"
         />
-        <ActionFailure action={save} />
-        <FormActions>
-          <button type="submit" disabled={save.busy}>
-            Speichern
-          </button>
-          <button type="button" className="button--secondary" onClick={onClose}>
-            Abbrechen
-          </button>
-        </FormActions>
+        <SaveOrCancel action={save} onCancel={onClose} />
       </Form>
     </ModalDialog>
   );

@@ -1,4 +1,4 @@
-import { Notice } from '@lakecams/ui-kit';
+import { FormActions, Notice } from '@lakecams/ui-kit';
 import { useCallback, useState } from 'react';
 import { failureMessage } from './admin-api.ts';
 
@@ -47,5 +47,30 @@ export function ActionFailure({ action }: { action: Action }) {
     <Notice tone="error">
       <p>{action.failure}</p>
     </Notice>
+  );
+}
+
+/** A form's end: what went wrong, then save (busy while it runs) and cancel. */
+export function SaveOrCancel({
+  action,
+  saveLabel = 'Speichern',
+  onCancel,
+}: {
+  action: Action;
+  saveLabel?: string;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <ActionFailure action={action} />
+      <FormActions>
+        <button type="submit" disabled={action.busy}>
+          {saveLabel}
+        </button>
+        <button type="button" className="button--secondary" onClick={onCancel}>
+          Abbrechen
+        </button>
+      </FormActions>
+    </>
   );
 }

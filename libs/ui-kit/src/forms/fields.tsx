@@ -43,9 +43,11 @@ function FieldFrame({ field, label, hint, counterMax, children }: FieldFrameProp
 interface TextFieldProps {
   field: BoundField;
   label: string;
-  type?: 'text' | 'email' | 'tel' | 'password';
+  type?: 'text' | 'email' | 'tel' | 'password' | 'number' | 'date';
   autoComplete?: string;
-  inputMode?: 'text' | 'email' | 'tel';
+  inputMode?: 'text' | 'email' | 'tel' | 'numeric' | 'decimal';
+  /** For numbers: 'any' allows decimals (coordinates, km). */
+  step?: string;
   placeholder?: string;
   hint?: string;
   counterMax?: number;
@@ -60,7 +62,9 @@ export function TextField({
   placeholder,
   hint,
   counterMax,
+  step,
 }: TextFieldProps) {
+  const keyboard = inputMode ?? (type === 'number' ? (step === 'any' ? 'decimal' : 'numeric') : undefined);
   return (
     <FieldFrame field={field} label={label} hint={hint} counterMax={counterMax}>
       {({ id, describedBy, invalid }) => (
@@ -70,7 +74,8 @@ export function TextField({
           type={type}
           value={field.value}
           autoComplete={autoComplete}
-          inputMode={inputMode}
+          inputMode={keyboard}
+          step={step}
           placeholder={placeholder}
           aria-invalid={invalid}
           aria-describedby={describedBy}
@@ -101,13 +106,22 @@ export function TextAreaField({ field, label, rows = 6 }: { field: BoundField; l
   );
 }
 
+/** A choice whose value differs from what the user reads (an id, an email). */
+export interface Choice {
+  value: string;
+  label: string;
+}
+
 interface SelectFieldProps {
   field: BoundField;
   label: string;
-  /** The empty first choice. */
+  /** The empty first choice ("Bitte wählen", or what no choice means). */
   placeholder: string;
-  options: readonly string[];
+  options: readonly (string | Choice)[];
 }
+
+const asChoice = (option: string | Choice): Choice =>
+  typeof option === 'string' ? { value: option, label: option } : option;
 
 export function SelectField({ field, label, placeholder, options }: SelectFieldProps) {
   return (
@@ -123,9 +137,9 @@ export function SelectField({ field, label, placeholder, options }: SelectFieldP
           onBlur={field.onBlur}
         >
           <option value="">{placeholder}</option>
-          {options.map((option) => (
-            <option key={option} value={option}>
-              {option}
+          {options.map(asChoice).map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
             </option>
           ))}
         </select>
