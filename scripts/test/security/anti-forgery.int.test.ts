@@ -1,7 +1,7 @@
 import { ACCESS_COOKIE, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSafeMethod, type RequestSpec, send } from './http.ts';
-import { type Actor, type MatrixContext, type Prepared, ROUTE_ACCESS } from './route-access.ts';
+import { type Actor, createMatrixContext, type MatrixContext, type Prepared, ROUTE_ACCESS } from './route-access.ts';
 import { type Fixtures, type SecurityPortal, setUpFixtures, snapshot, startSecurityPortal } from './security-portal.ts';
 
 const RATE_LIMIT = 30;
@@ -12,14 +12,7 @@ let m: MatrixContext;
 beforeAll(async () => {
   p = await startSecurityPortal({ rateLimitPerMinute: RATE_LIMIT });
   f = await setUpFixtures(p);
-  let counter = 0;
-  m = {
-    p,
-    f,
-    next: () => ++counter,
-    victims: new Map(),
-    news: (await p.call({ method: 'GET', path: '/api/News/News/news' })).text,
-  };
+  m = await createMatrixContext(p, f);
 }, 120_000);
 afterAll(async () => p?.close());
 

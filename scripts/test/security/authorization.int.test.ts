@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer, RequestSpec } from './http.ts';
 import {
   type Actor,
+  createMatrixContext,
   expectedStatuses,
   type MatrixContext,
   NOT_API_ROUTES,
@@ -30,14 +31,7 @@ let m: MatrixContext;
 beforeAll(async () => {
   p = await startSecurityPortal();
   f = await setUpFixtures(p);
-  let counter = 0;
-  m = {
-    p,
-    f,
-    next: () => ++counter,
-    victims: new Map(),
-    news: (await p.call({ method: 'GET', path: '/api/News/News/news' })).text,
-  };
+  m = await createMatrixContext(p, f);
 }, 120_000);
 afterAll(async () => p?.close());
 

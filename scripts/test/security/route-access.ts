@@ -57,6 +57,18 @@ export interface MatrixContext {
   news: string;
 }
 
+/** A portal with its fixtures, ready for the route table's requests. */
+export async function createMatrixContext(p: SecurityPortal, f: Fixtures): Promise<MatrixContext> {
+  let counter = 0;
+  return {
+    p,
+    f,
+    next: () => ++counter,
+    victims: new Map(),
+    news: (await p.call({ method: 'GET', path: '/api/News/News/news' })).text,
+  };
+}
+
 export interface Prepared extends RequestSpec {
   /** Runs after the answer (e.g. keeps a rotated refresh cookie, forgets a deleted victim). */
   after?: (answer: Answer) => void;
