@@ -73,7 +73,7 @@ describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (portal?.pid && portal.exitCode === null) {
+    if (portal?.pid && portal.exitCode === null && portal.signalCode === null) {
       const exited = new Promise((resolve) => portal.once('exit', resolve));
       process.kill(-portal.pid, 'SIGTERM');
       await exited;
@@ -103,5 +103,16 @@ describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
     expect((await fetch(`${url}/health`)).status).toBe(200);
     const ready = await fetch(`${url}/ready`);
     expect(ready.status).toBe(200);
+  });
+
+  // Last: Ctrl-C in a terminal signals the whole process group, the launcher and every service.
+  it('stops every process cleanly on Ctrl-C', async () => {
+    const exited = new Promise((resolve) => portal.once('exit', resolve));
+    process.kill(-(portal.pid as number), 'SIGINT');
+    await exited;
+    // npm passes the signal on and ends with it; the launcher reports how its processes ended.
+    await expect.poll(() => output, { timeout: 20_000 }).toMatch(/Stopped(;| all)/);
+    expect(output).toContain('Stopped all 6 processes cleanly.');
+    expect(output).not.toMatch(/"level":(50|60)/);
   });
 });

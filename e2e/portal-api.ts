@@ -17,10 +17,15 @@ export async function signedInApi(baseUrl: string, credentials: { username: stri
   const user = (await login.json()) as User;
   return {
     user,
-    async post<T>(path: string): Promise<T> {
+    async post<T>(path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${baseUrl}${path}`, {
         method: 'POST',
-        headers: { ...mutating, authorization: `Bearer ${user.jwtToken}` },
+        headers: {
+          ...mutating,
+          authorization: `Bearer ${user.jwtToken}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
       return (await response.json()) as T;

@@ -30,6 +30,7 @@ buildMissingFrontends(root);
 const signingKeys = await loadOrCreateSigningKeys(join(config.DATA_DIR, 'jwt-signing-key.pem'));
 const captchaSecret = randomBytes(32).toString('hex');
 const children: ChildProcess[] = [];
+const labels = new Map<ChildProcess, string>();
 let stopping = false;
 
 function launch(label: string, script: string, env: Record<string, string>): ChildProcess {
@@ -43,6 +44,8 @@ function launch(label: string, script: string, env: Record<string, string>): Chi
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
+    // Its own process group: Ctrl-C reaches only this launcher, which stops each process once, in order.
+    detached: true,
   });
   child.on('exit', (code, signal) => {
     if (!stopping) {
@@ -51,6 +54,7 @@ function launch(label: string, script: string, env: Record<string, string>): Chi
     }
   });
   children.push(child);
+  labels.set(child, label);
   return child;
 }
 
@@ -64,21 +68,43 @@ async function waitUntilReady(url: string, label: string, timeoutMs = 60_000): P
   throw new Error(`${label} did not become ready at ${url}`);
 }
 
-async function stop(exitCode: number): Promise<never> {
-  stopping = true;
+/** SIGTERM each process once and wait for it; returns those that did not end with exit code 0. */
+async function terminate(processes: ChildProcess[]): Promise<string[]> {
+  const unclean: string[] = [];
   await Promise.all(
-    children.map(
+    processes.map(
       (child) =>
         new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
+          const settle = () => {
+            if (child.exitCode !== 0) unclean.push(`${labels.get(child)} (${child.signalCode ?? child.exitCode})`);
+            resolve();
+          };
+          if (child.exitCode !== null || child.signalCode !== null) return settle();
+          child.once('exit', settle);
           child.kill('SIGTERM');
         }),
     ),
   );
-  process.exit(exitCode);
+  return unclean;
+}
+
+async function stop(exitCode: number): Promise<never> {
+  stopping = true;
+  // The gateway first, so no request reaches a service that is closing.
+  const isGateway = (child: ChildProcess) => labels.get(child) === 'gateway';
+  const unclean = [
+    ...(await terminate(children.filter(isGateway))),
+    ...(await terminate(children.filter((child) => !isGateway(child)))),
+  ];
+  if (unclean.length > 0) console.error(`Stopped; not cleanly: ${unclean.join(', ')}`);
+  else console.log(`Stopped all ${children.length} processes cleanly.`);
+  process.exit(unclean.length > 0 ? exitCode || 1 : exitCode);
 }
 process.once('SIGINT', () => void stop(0));
+// Should the launcher itself fail, its processes go with it.
+process.once('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+});
 process.once('SIGTERM', () => void stop(0));
 
 /** The first port from `from` on that nothing listens on (another program may hold one of the range). */

@@ -1,0 +1,170 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { freePort } from './browser.ts';
+import { signedInApi } from './portal-api.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+interface Run {
+  process: ChildProcess;
+  output: () => string;
+}
+
+/** `npm start` as the README has it, in its own process group like a terminal's foreground job. */
+async function npmStart(env: Record<string, string>): Promise<Run> {
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 120_000);
+    child.stdout?.on('data', () => {
+      if (output.includes('running at')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', () => reject(new Error(`npm start exited:\n${output}`)));
+  });
+  return { process: child, output: () => output };
+}
+
+/** Ctrl-C or a stop signal to the whole group; resolves once the portal said it stopped and exited. */
+async function stop(run: Run, signal: NodeJS.Signals): Promise<void> {
+  const exited = new Promise((resolve) => run.process.once('exit', resolve));
+  process.kill(-(run.process.pid as number), signal);
+  await exited;
+  // npm ends with the signal it passed on; the portal's own process group must be empty as well.
+  await expect.poll(() => groupAlive(run.process.pid as number), { timeout: 20_000 }).toBe(false);
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function postgresRunning(dataDir: string): boolean {
+  // PostgreSQL removes postmaster.pid when it has shut down.
+  return existsSync(join(dataDir, 'postgres', 'postmaster.pid'));
+}
+
+async function cameraNames(url: string, token: string): Promise<string[]> {
+  const response = await fetch(`${url}/api/Webcam/GetCameras`, { headers: { authorization: `Bearer ${token}` } });
+  const cameras = (await response.json()) as { name: string }[];
+  return cameras.map((camera) => camera.name);
+}
+
+describe('npm start: one command, one process, and a clean stop', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let url: string;
+  let admin: { username: string; password: string };
+  let run: Run | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'lakecams-npm-start-'));
+    const port = await freePort();
+    url = `http://localhost:${port}`;
+    env = {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+    };
+  });
+
+  afterAll(async () => {
+    if (run?.process.pid && groupAlive(run.process.pid)) process.kill(-run.process.pid, 'SIGKILL');
+    if (existsSync(join(dataDir, 'postgres', 'postmaster.pid'))) {
+      const pid = Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      process.kill(pid, 'SIGINT');
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts the portal with embedded PostgreSQL, prints its URL and the demo administrator once', async () => {
+    run = await npmStart(env);
+    expect(run.output()).toContain(`Lake webcam portal running at ${url}`);
+    const printed = /Demo administrator created: username (\S+), password (\S+)/.exec(run.output());
+    expect(printed).not.toBeNull();
+    admin = { username: printed?.[1] as string, password: printed?.[2] as string };
+    expect(postgresRunning(dataDir)).toBe(true);
+
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    const ready = await fetch(`${url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(Object.values(((await ready.json()) as { checks: Record<string, boolean> }).checks)).not.toContain(false);
+    const page = await fetch(`${url}/webcams`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="shell-header"');
+    // The demo cameras' first pictures arrive within moments of the start.
+    const listed = async () => ((await (await fetch(`${url}/api/Webcam/GetImages`)).json()) as unknown[]).length;
+    await expect.poll(listed, { timeout: 60_000 }).toBe(DEMO_CAMERAS.length);
+
+    const api = await signedInApi(url, admin);
+    await api.post('/api/Webcam/Set', {
+      name: 'Seebad-Kuesnacht',
+      pattern: 'https://cam.example/kuesnacht.jpg',
+      distance: 3,
+      angle: 90,
+      intervalMin: 10,
+      webcamType: 'STATIC',
+    });
+    expect(await cameraNames(url, api.user.jwtToken)).toContain('Seebad-Kuesnacht');
+  });
+
+  it('stops everything on Ctrl-C, PostgreSQL included, without errors', async () => {
+    await stop(run as Run, 'SIGINT');
+    expect(run?.output()).toContain('Stopping the portal (SIGINT)');
+    expect(run?.output()).not.toMatch(/"level":(40|50|60)(?![^\n]*demo administrator created)/);
+    expect(postgresRunning(dataDir)).toBe(false);
+  });
+
+  it('reuses the data on the next start: same cameras, same administrator, no new credentials', async () => {
+    run = await npmStart(env);
+    expect(run.output()).not.toContain('Demo administrator created');
+    const api = await signedInApi(url, admin);
+    const names = await cameraNames(url, api.user.jwtToken);
+    expect(names).toContain('Seebad-Kuesnacht');
+    expect(names).toHaveLength(DEMO_CAMERAS.length + 1);
+  });
+
+  it('stops on SIGTERM too', async () => {
+    await stop(run as Run, 'SIGTERM');
+    expect(run?.output()).toContain('Stopping the portal (SIGTERM)');
+    expect(postgresRunning(dataDir)).toBe(false);
+  });
+
+  it('recovers when an earlier run was killed and left PostgreSQL running', async () => {
+    run = await npmStart(env);
+    process.kill(-(run.process.pid as number), 'SIGKILL');
+    await expect.poll(() => groupAlive(run?.process.pid as number)).toBe(false);
+    // PostgreSQL runs in its own session, so it outlives a killed portal.
+    expect(postgresRunning(dataDir)).toBe(true);
+
+    run = await npmStart(env);
+    expect(run.output()).toContain('earlier run left running');
+    expect((await fetch(`${url}/ready`)).status).toBe(200);
+    await stop(run, 'SIGINT');
+    expect(postgresRunning(dataDir)).toBe(false);
+    expect(execFileSync('ls', [join(dataDir, 'postgres')]).toString()).toContain('PG_VERSION');
+  });
+});
