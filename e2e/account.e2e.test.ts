@@ -270,6 +270,61 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.close();
   });
 
+  it('logs out and reloads once the server refuses both the access token and the refresh', async () => {
+    const admin = portal.demoAdmin;
+    if (!admin) throw new Error('The portal created no demo admin');
+    // Its own context: a second tab of it writes the storage, and the expected 401s are no script errors here.
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${portal.url}/login`);
+    await logIn(page, admin.username, admin.password);
+    await page.waitForURL(`${portal.url}/`);
+    await menu(page).getByRole('button', { name: 'Abmelden' }).waitFor();
+
+    // The session ends on the server's side: the refresh cookie is gone and the access token is refused.
+    await context.clearCookies();
+    const refreshStatuses: number[] = [];
+    const refusedCalls: string[] = [];
+    context.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (path === '/api/Authenticate/RefreshToken') refreshStatuses.push(response.status());
+      else if (response.status() === 401) refusedCalls.push(path);
+    });
+    // Another tab stores a token with a broken signature (its exp stays ahead, so no refresh timer races
+    // the call below); this page takes it over through the storage event, as from any tab.
+    await page.evaluate(() => {
+      const taken = new Promise<void>((resolve) => addEventListener('storage', () => resolve(), { once: true }));
+      Object.assign(window, { tokenTaken: taken });
+    });
+    const other = await context.newPage();
+    await other.goto(`${portal.url}/api/News/News/news`);
+    await other.evaluate((key) => {
+      const user = JSON.parse(localStorage.getItem(key) ?? 'null');
+      const [header, payload] = user.jwtToken.split('.');
+      localStorage.setItem(key, JSON.stringify({ ...user, jwtToken: `${header}.${payload}.bm90LXNpZ25lZC1ieS11cw` }));
+    }, STORED_USER_KEY);
+    await page.evaluate(() => (window as unknown as { tokenTaken: Promise<void> }).tokenTaken);
+    await other.close();
+
+    await page.evaluate(() => Object.assign(window, { beforeExpiry: true }));
+    const reloaded = page.waitForEvent('load');
+    // An authenticated call: the profile's code list answers 401, and so does the refresh.
+    await menu(page).getByRole('link', { name: 'Mein Profil' }).click();
+    await reloaded;
+
+    const navigation = () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type;
+    expect(await page.evaluate(navigation)).toBe('reload');
+    expect(await page.evaluate(() => 'beforeExpiry' in window)).toBe(false);
+    await page.waitForURL(`${portal.url}/`);
+    await menu(page).getByRole('link', { name: 'Anmelden' }).waitFor();
+    await menu(page).getByRole('link', { name: 'Registrieren' }).waitFor();
+    expect(await menu(page).getByRole('button', { name: 'Abmelden' }).count()).toBe(0);
+    expect(await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY)).toBeNull();
+    expect(refusedCalls).toContain('/api/Code/GetCodes');
+    expect(refreshStatuses).toEqual([401]);
+    await context.close();
+  });
+
   it('loaded the account screens without script errors', () => {
     expect(errors).toEqual([]);
   });

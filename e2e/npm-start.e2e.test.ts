@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -98,6 +98,20 @@ describe('npm start: one command, one process, and a clean stop', () => {
       process.kill(pid, 'SIGINT');
     }
     await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a partial first administrator with a message, before touching anything', async () => {
+    const result = spawnSync('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, ADMIN_USERNAME: 'seeadmin' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'Set ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD together, or none of them: ADMIN_EMAIL, ADMIN_PASSWORD missing',
+    );
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
   });
 
   it('starts the portal with embedded PostgreSQL, prints its URL and the demo administrator once', async () => {

@@ -1,5 +1,5 @@
 import { SERVICES, type ServiceName } from '@lakecams/contracts';
-import { BaseConfigSchema, loadConfig, loadOrCreateSigningKeys } from '@lakecams/service-kit';
+import { BaseConfigSchema, exitOnConfigError, loadConfig, loadOrCreateSigningKeys } from '@lakecams/service-kit';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -9,19 +9,21 @@ import { Type } from 'typebox';
 import { buildMissingFrontends } from './frontend-build.ts';
 
 /** Distributed mode on one machine: every service and the gateway in its own process, on PostgreSQL and NATS. */
-const config = loadConfig(
-  Type.Object({
-    HOST: Type.String({ default: 'localhost' }),
-    PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080 }),
-    SERVICE_BASE_PORT: Type.Integer({ minimum: 1, maximum: 65000, default: 8180 }),
-    LOG_LEVEL: BaseConfigSchema.properties.LOG_LEVEL,
-    DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/postgres' }),
-    NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
-    IMAGING_REPLICAS: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
-    DEMO_CAMERAS: Type.Boolean({ default: true }),
-    REMOTES: Type.Optional(Type.String()),
-    DATA_DIR: Type.String({ default: './data' }),
-  }),
+const config = exitOnConfigError(() =>
+  loadConfig(
+    Type.Object({
+      HOST: Type.String({ default: 'localhost' }),
+      PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080 }),
+      SERVICE_BASE_PORT: Type.Integer({ minimum: 1, maximum: 65000, default: 8180 }),
+      LOG_LEVEL: BaseConfigSchema.properties.LOG_LEVEL,
+      DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/postgres' }),
+      NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
+      IMAGING_REPLICAS: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
+      DEMO_CAMERAS: Type.Boolean({ default: true }),
+      REMOTES: Type.Optional(Type.String()),
+      DATA_DIR: Type.String({ default: './data' }),
+    }),
+  ),
 );
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -1,33 +1,37 @@
 import { DEFAULT_MAP_TILES } from '@lakecams/gateway';
-import { BaseConfigSchema, loadConfig } from '@lakecams/service-kit';
+import { BaseConfigSchema, exitOnConfigError, loadConfig } from '@lakecams/service-kit';
+import { firstAdminFromEnvironment } from '@lakecams/svc-identity';
 import closeWithGrace from 'close-with-grace';
 import { fileURLToPath } from 'node:url';
 import { Type } from 'typebox';
 import { buildMissingFrontends } from './frontend-build.ts';
 import { startPortal } from './portal.ts';
 
-const config = loadConfig(
-  Type.Object({
-    HOST: Type.String({ default: 'localhost' }),
-    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
-    LOG_LEVEL: BaseConfigSchema.properties.LOG_LEVEL,
-    DATA_DIR: Type.String({ default: './data' }),
-    EMBEDDED_PG_PORT: Type.Integer({
-      minimum: 1,
-      maximum: 65535,
-      default: 54329,
+const config = exitOnConfigError(() =>
+  loadConfig(
+    Type.Object({
+      HOST: Type.String({ default: 'localhost' }),
+      PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+      LOG_LEVEL: BaseConfigSchema.properties.LOG_LEVEL,
+      DATA_DIR: Type.String({ default: './data' }),
+      EMBEDDED_PG_PORT: Type.Integer({
+        minimum: 1,
+        maximum: 65535,
+        default: 54329,
+      }),
+      DEMO_CAMERAS: Type.Boolean({ default: true }),
+      REMOTES: Type.Optional(Type.String()),
+      ADMIN_USERNAME: Type.Optional(Type.String()),
+      ADMIN_EMAIL: Type.Optional(Type.String()),
+      ADMIN_PASSWORD: Type.Optional(Type.String()),
+      SMTP_URL: Type.Optional(Type.String()),
+      MAP_TILE_URL: Type.Optional(Type.String()),
+      MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
     }),
-    DEMO_CAMERAS: Type.Boolean({ default: true }),
-    REMOTES: Type.Optional(Type.String()),
-    ADMIN_USERNAME: Type.Optional(Type.String()),
-    ADMIN_EMAIL: Type.Optional(Type.String()),
-    ADMIN_PASSWORD: Type.Optional(Type.String()),
-    SMTP_URL: Type.Optional(Type.String()),
-    MAP_TILE_URL: Type.Optional(Type.String()),
-    MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
-  }),
+  ),
 );
-const { ADMIN_USERNAME: username, ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = config;
+// All three or none; a partial set stops the start with a message naming what is missing.
+const admin = exitOnConfigError(() => firstAdminFromEnvironment(config));
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 buildMissingFrontends(root);
@@ -40,7 +44,7 @@ const portal = await startPortal({
   embeddedPostgresPort: config.EMBEDDED_PG_PORT,
   demoCameras: config.DEMO_CAMERAS,
   ...(config.REMOTES ? { remotes: JSON.parse(config.REMOTES) } : {}),
-  ...(username && email && password ? { admin: { username, email, password } } : {}),
+  ...(admin ? { admin } : {}),
   ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}),
   ...(config.MAP_TILE_URL
     ? {

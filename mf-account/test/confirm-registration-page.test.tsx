@@ -5,9 +5,12 @@ import { currentLocation, fill, messageOf, renderAccount } from './render-accoun
 
 const TOKEN = 'k'.repeat(64);
 
+const submitButton = () => screen.getByRole('button', { name: 'Bestätigen' }) as HTMLButtonElement;
+
 async function submit() {
+  expect(submitButton().disabled).toBe(false);
   await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name: 'Bestätigen' }));
+    fireEvent.click(submitButton());
   });
 }
 
@@ -20,15 +23,21 @@ describe('confirm registration page', () => {
     expect((screen.getByLabelText('Token') as HTMLInputElement).value).toBe(TOKEN);
   });
 
-  it('shows the email and token messages', async () => {
+  it('shows the email and token messages, Bestätigen disabled until both are valid', async () => {
     const fake = await createTestSession();
     renderAccount('/confirmRegistration', fake.session);
-    await submit();
+    expect(submitButton().disabled).toBe(true);
+    fill('E-Mail-Adresse', '');
+    fill('Token', '');
     expect(messageOf('E-Mail-Adresse')).toBe('Emailaddress wird benötigt');
     expect(messageOf('Token')).toBe('Token wird benötigt');
+    fill('E-Mail-Adresse', 'alice@example.ch');
     fill('Token', 'short');
     expect(messageOf('Token')).toBe('This is not the token we sent you');
+    expect(submitButton().disabled).toBe(true);
     expect(fake.requests).toHaveLength(0);
+    fill('Token', TOKEN);
+    expect(submitButton().disabled).toBe(false);
   });
 
   it('confirms with PUT and goes to login', async () => {
@@ -54,6 +63,6 @@ describe('confirm registration page', () => {
     await submit();
     expect(currentLocation()).toBe(`/confirmRegistration?email=alice%40example.ch&token=${TOKEN}`);
     expect(screen.queryByRole('alert')).toBeNull();
-    expect((screen.getByRole('button', { name: 'Bestätigen' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(submitButton().disabled).toBe(false);
   });
 });

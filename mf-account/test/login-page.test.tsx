@@ -7,12 +7,14 @@ import { currentLocation, fill, messageOf, renderAccount } from './render-accoun
 
 const loginCard = () => screen.getByRole('region', { name: 'Mit Ihrem Konto anmelden' });
 const forgotCard = () => screen.getByRole('region', { name: 'Passwort vergessen?' });
+const loginButton = () => within(loginCard()).getByRole('button', { name: 'Anmelden' }) as HTMLButtonElement;
 
 async function submitLogin(username: string, password: string) {
   fill('Benutzername', username);
   fill('Passwort', password);
+  expect(loginButton().disabled).toBe(false);
   await act(async () => {
-    fireEvent.click(within(loginCard()).getByRole('button', { name: 'Anmelden' }));
+    fireEvent.click(loginButton());
   });
 }
 
@@ -25,11 +27,11 @@ describe('login page', () => {
     expect(forgotCard()).toBeTruthy();
   });
 
-  it('shows every username and password message (spec §5)', async () => {
+  it('shows every username and password message (spec §5), Anmelden disabled until both are valid', async () => {
     renderAccount('/login', (await createTestSession()).session);
-    await act(async () => {
-      fireEvent.click(within(loginCard()).getByRole('button', { name: 'Anmelden' }));
-    });
+    expect(loginButton().disabled).toBe(true);
+    fill('Benutzername', '');
+    fill('Passwort', '');
     expect(messageOf('Benutzername')).toBe(LOGIN_RULES.username.required);
     expect(messageOf('Passwort')).toBe(LOGIN_RULES.password.required);
     expect(screen.getByLabelText('Benutzername').getAttribute('aria-invalid')).toBe('true');
@@ -44,15 +46,24 @@ describe('login page', () => {
     expect(messageOf('Passwort')).toBe('Password must be shorter or equal then 50 characters');
     fill('Passwort', 'abcdefgh');
     expect(messageOf('Passwort')).toBe(LOGIN_RULES.password.pattern?.message);
+    expect(loginButton().disabled).toBe(true);
     fill('Passwort', 'Secret1!');
     expect(messageOf('Passwort')).toBeNull();
     expect(screen.getByLabelText('Passwort').getAttribute('aria-invalid')).toBe('false');
+    expect(loginButton().disabled).toBe(true);
+    fill('Benutzername', 'alice1');
+    expect(loginButton().disabled).toBe(false);
   });
 
-  it('sends nothing while the form is invalid', async () => {
+  it('keeps Anmelden disabled and sends nothing while the form is invalid, even when submitted', async () => {
     const fake = await createTestSession();
     renderAccount('/login', fake.session);
-    await submitLogin('abc', 'x');
+    fill('Benutzername', 'abc');
+    fill('Passwort', 'x');
+    expect(loginButton().disabled).toBe(true);
+    await act(async () => {
+      fireEvent.submit(screen.getByRole('form', { name: 'Anmelden' }));
+    });
     expect(fake.requestsTo(AUTH_PATHS.authenticate)).toHaveLength(0);
   });
 
@@ -92,16 +103,17 @@ describe('login page', () => {
   it('forgot password: email messages, then the request and a link to the reset page', async () => {
     const fake = await createTestSession({ routes: { '/api/Register/RecoverPassword': () => new Response('true') } });
     renderAccount('/login', fake.session);
-    const send = within(forgotCard()).getByRole('button', { name: 'Code anfordern' });
-    await act(async () => {
-      fireEvent.click(send);
-    });
+    const send = within(forgotCard()).getByRole('button', { name: 'Code anfordern' }) as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    fill('E-Mail-Adresse', '');
     expect(messageOf('E-Mail-Adresse')).toBe('Emailaddress wird benötigt');
     fill('E-Mail-Adresse', 'alice@');
     expect(messageOf('E-Mail-Adresse')).toBe('This is not a email address');
+    expect(send.disabled).toBe(true);
     expect(fake.requestsTo('/api/Register/RecoverPassword')).toHaveLength(0);
 
     fill('E-Mail-Adresse', 'alice@example.ch');
+    expect(send.disabled).toBe(false);
     await act(async () => {
       fireEvent.click(send);
     });

@@ -3,9 +3,12 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { currentLocation, fill, messageOf, renderAccount } from './render-account.tsx';
 
+const submitButton = () => screen.getByRole('button', { name: 'Passwort ändern' }) as HTMLButtonElement;
+
 async function submit() {
+  expect(submitButton().disabled).toBe(false);
   await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name: 'Passwort ändern' }));
+    fireEvent.click(submitButton());
   });
 }
 
@@ -24,10 +27,19 @@ describe('reset password page', () => {
     expect((screen.getByLabelText('Code aus der E-Mail') as HTMLInputElement).value).toBe('ABCD2345EFGH');
   });
 
-  it('shows the messages of email, username, password, confirm and code', async () => {
+  it('shows the messages of email, username, password, confirm and code, submit disabled meanwhile', async () => {
     const fake = await createTestSession();
     renderAccount('/resetPassword', fake.session);
-    await submit();
+    expect(submitButton().disabled).toBe(true);
+    for (const label of [
+      'E-Mail-Adresse',
+      'Benutzername',
+      'Neues Passwort',
+      'Passwort bestätigen',
+      'Code aus der E-Mail',
+    ]) {
+      fill(label, '');
+    }
     expect(messageOf('E-Mail-Adresse')).toBe('Emailaddress wird benötigt');
     expect(messageOf('Benutzername')).toBe('Username wird benötigt');
     expect(messageOf('Neues Passwort')).toBe('Password wird benötigt');
@@ -37,7 +49,18 @@ describe('reset password page', () => {
     expect(messageOf('Code aus der E-Mail')).toBe('Code must be longer then 5 characters');
     fill('Code aus der E-Mail', 'A'.repeat(501));
     expect(messageOf('Code aus der E-Mail')).toBe('Code must be shorter or equal then 500 characters');
+    expect(submitButton().disabled).toBe(true);
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it('keeps Passwort ändern disabled until every field is valid', async () => {
+    renderAccount('/resetPassword?email=alice%40example.ch&code=ABCD2345EFGH', (await createTestSession()).session);
+    expect(submitButton().disabled).toBe(true);
+    fillRest();
+    expect(submitButton().disabled).toBe(false);
+    fill('Passwort bestätigen', 'Newpass2!');
+    expect(messageOf('Passwort bestätigen')).toBe('Password Confirm does not match the password');
+    expect(submitButton().disabled).toBe(true);
   });
 
   it('resets the password and goes to login', async () => {

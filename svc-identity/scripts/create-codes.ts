@@ -6,15 +6,26 @@ import type { Database } from '../src/database.ts';
 import { createCodeRepository } from '../src/plugins/app/code-repository.ts';
 import { CODE_FEATURES } from '../src/routes/api/Code/index.ts';
 
-/** npm run codes:create -w svc-identity -- --feature Premium --count 10 */
-const { values } = parseArgs({
-  options: { feature: { type: 'string' }, count: { type: 'string', default: '1' } },
-});
+// npm run codes:create -w svc-identity -- --feature Premium --count 10: prints the new codes, one a line.
+
+function fail(message: string): never {
+  console.error(`${message}\nusage: --feature <${CODE_FEATURES.join('|')}> --count <1..1000>`);
+  process.exit(2);
+}
+
+let values: { feature?: string | undefined; count: string };
+try {
+  ({ values } = parseArgs({ options: { feature: { type: 'string' }, count: { type: 'string', default: '1' } } }));
+} catch (err) {
+  fail((err as Error).message);
+}
 const feature = values.feature ?? '';
 const count = Number(values.count);
-if (!(CODE_FEATURES as readonly string[]).includes(feature) || !Number.isInteger(count) || count < 1 || count > 1000) {
-  console.error(`usage: --feature <${CODE_FEATURES.join('|')}> --count <1..1000>`);
-  process.exit(2);
+if (!(CODE_FEATURES as readonly string[]).includes(feature)) {
+  fail(feature ? `Unknown feature "${feature}"; a code grants ${CODE_FEATURES.join(' or ')}` : '--feature is missing');
+}
+if (!/^\d+$/.test(values.count) || count < 1 || count > 1000) {
+  fail(`--count must be a whole number from 1 to 1000, not "${values.count}"`);
 }
 
 /** The embedded portal's database when no DATABASE_URL is set (the portal must be running). */

@@ -7,6 +7,7 @@ import accounts from './plugins/app/accounts.ts';
 import captcha from './plugins/app/captcha.ts';
 import firstAdmin from './plugins/app/first-admin.ts';
 import mailer from './plugins/app/mailer.ts';
+import passwordRecovery from './plugins/app/password-recovery.ts';
 import authenticateRoutes from './routes/api/Authenticate/index.ts';
 import codeRoutes from './routes/api/Code/index.ts';
 import contactRoutes from './routes/api/Contact/index.ts';
@@ -14,6 +15,7 @@ import registerRoutes from './routes/api/Register/index.ts';
 import registerConfirmRoutes from './routes/api/RegisterConfirm/index.ts';
 
 export type { IdentityOptions } from './options.ts';
+export { firstAdminFromEnvironment } from './plugins/app/first-admin.ts';
 
 /** svc-identity: users, roles, tokens, registration, feature codes, contact, and the mail they send. */
 export const identityService: ServiceDefinition<IdentityOptions> = {
@@ -38,13 +40,12 @@ export const identityService: ServiceDefinition<IdentityOptions> = {
     await app.register(accounts, options);
     await app.register(mailer, options.mail);
     await app.register(captcha, options.captcha);
+    const configuredUrl = options.publicUrl ?? 'http://localhost:8080';
+    const publicUrl = typeof configuredUrl === 'function' ? configuredUrl : () => configuredUrl;
+    await app.register(passwordRecovery, { publicUrl });
     await app.register(firstAdmin, options);
     await app.register(authenticateRoutes, { rateLimit: rateLimitConfig });
-    const publicUrl = options.publicUrl ?? 'http://localhost:8080';
-    await app.register(registerRoutes, {
-      rateLimit: rateLimitConfig,
-      publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl,
-    });
+    await app.register(registerRoutes, { rateLimit: rateLimitConfig, publicUrl });
     await app.register(registerConfirmRoutes);
     await app.register(codeRoutes);
     await app.register(contactRoutes, {

@@ -22,6 +22,8 @@ export interface IdentityOptions {
     /** reCAPTCHA v3 replaces ALTCHA when both keys are set. */
     recaptchaSiteKey?: string | undefined;
     recaptchaSecretKey?: string | undefined;
+    /** Where reCAPTCHA tokens are verified (Google's siteverify unless set). */
+    recaptchaVerifyUrl?: string | undefined;
   };
   /** First administrator: created on start when no admin exists. */
   admin?: { username: string; email: string; password: string } | undefined;
@@ -29,7 +31,7 @@ export interface IdentityOptions {
   demoAdmin?: boolean;
   /** Told the demo admin's credentials when this start created it (they are shown once). */
   onDemoAdminCreated?: (credentials: { username: string; password: string }) => void;
-  /** Requests per minute and client for login, register, recover-password and contact. */
+  /** Requests per minute and client for login, register, recover-password, reset-password and contact. */
   rateLimitPerMinute?: number;
 }
 
@@ -40,4 +42,7 @@ export const DEFAULTS = {
   resetCodeTtlMinutes: 60,
   resetCodeMaxAttempts: 5,
   rateLimitPerMinute: 10,
+  recaptchaVerifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
+  /** reCAPTCHA v3 scores below this count as bots. */
+  recaptchaMinScore: 0.5,
 } as const;

@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 
-export const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
+import { ErrorSchema } from '@lakecams/service-kit';
+
+export { ErrorSchema };
 export const UserSummarySchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   email: Type.String(),
@@ -16,8 +18,6 @@ export const UserSchema = Type.Object({
   roles: Type.Array(Type.String()),
 });
 export const RolesSchema = Type.Array(Type.String());
-/** Boolean results travel as the text `true` / `false` (spec §7). */
-export const BooleanText = Type.String({ enum: ['true', 'false'] });
 export const Uuid = Type.String({ format: 'uuid' });
 export const errors = {
   400: ErrorSchema,

@@ -2,7 +2,7 @@ import { loadConfig, publicKeyOf, runService } from '@lakecams/service-kit';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Type } from 'typebox';
-import { identityService } from './app.ts';
+import { firstAdminFromEnvironment, identityService } from './app.ts';
 
 const config = loadConfig(
   Type.Object({
@@ -16,6 +16,7 @@ const config = loadConfig(
     CAPTCHA_HMAC_SECRET: Type.Optional(Type.String({ minLength: 16 })),
     RECAPTCHA_SITE_KEY: Type.Optional(Type.String()),
     RECAPTCHA_SECRET_KEY: Type.Optional(Type.String()),
+    RECAPTCHA_VERIFY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
     ADMIN_USERNAME: Type.Optional(Type.String()),
     ADMIN_EMAIL: Type.Optional(Type.String()),
     ADMIN_PASSWORD: Type.Optional(Type.String()),
@@ -24,7 +25,7 @@ const config = loadConfig(
     ACCESS_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 10, default: 900 }),
   }),
 );
-const { ADMIN_USERNAME: username, ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = config;
+const admin = firstAdminFromEnvironment(config);
 
 // The service verifies its own tokens with the public half of its key.
 process.env.JWT_PUBLIC_KEY ??= publicKeyOf(config.JWT_PRIVATE_KEY);
@@ -45,8 +46,9 @@ await runService(identityService, {
     hmacSecret: config.CAPTCHA_HMAC_SECRET ?? randomBytes(32).toString('hex'),
     recaptchaSiteKey: config.RECAPTCHA_SITE_KEY,
     recaptchaSecretKey: config.RECAPTCHA_SECRET_KEY,
+    recaptchaVerifyUrl: config.RECAPTCHA_VERIFY_URL,
   },
-  admin: username && email && password ? { username, email, password } : undefined,
+  admin,
   demoAdmin: config.DEMO_ADMIN,
   onDemoAdminCreated: ({ username: demoUser, password: demoPassword }) =>
     console.log(`\nDemo administrator created: username ${demoUser}, password ${demoPassword} (shown only now)\n`),

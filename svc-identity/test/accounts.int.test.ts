@@ -1,19 +1,34 @@
-import { type RegisterModel, ROLES } from '@lakecams/contracts';
+import type { DurableMessage } from '@lakecams/bus';
+import { type ContactModel, ROLES } from '@lakecams/contracts';
 import type { TestClient } from '@lakecams/service-kit/testing';
+import { verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, mailsTo, mailText, solveCaptcha, startIdentity } from './helpers.ts';
+import { PASSWORD_RECOVERY_SUBJECT } from '../src/plugins/app/password-recovery.ts';
+import {
+  ADMIN,
+  expectTrueText,
+  mailsContaining,
+  mailsTo,
+  mailText,
+  solveCaptcha,
+  startIdentity,
+  PASSWORD,
+  registration,
+} from './helpers.ts';
 
-const PASSWORD = 'Seeblick!2026';
+function contactMessage(message: string): ContactModel {
+  return { name: 'Hans Muster', mail: 'hans@example.org', phone: '055 123 45 67', subject: 'Anderes', message };
+}
 
-function registration(suffix: string): RegisterModel {
+/** The header and payload of a JWT, and whether `publicKey` verifies its signature. */
+function decodeJwt(token: string, publicKey: string) {
+  const [header = '', payload = '', signature = ''] = token.split('.');
+  const part = (text: string) => JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  const signed = Buffer.from(`${header}.${payload}`);
   return {
-    firstname: 'Anna',
-    lastname: 'Muster',
-    email: `anna.${suffix}@example.org`,
-    username: `anna_${suffix}`,
-    password: PASSWORD,
-    passwordConfirm: PASSWORD,
-    phoneNumber: '079 123 45 67',
+    header: part(header),
+    payload: part(payload),
+    verified: verify(null, signed, publicKey, Buffer.from(signature, 'base64url')),
   };
 }
 
@@ -50,9 +65,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     const client = identity.client();
     const model = registration('flow');
     const captcha = await solveCaptcha(identity.url, 'register');
-    const registered = await client.post(`/api/Register/Register?captcha=${captcha}`, model);
-    expect(registered.status).toBe(200);
-    expect(registered.text).toBe('true');
+    expectTrueText(await client.post(`/api/Register/Register?captcha=${captcha}`, model));
 
     const [mail] = await mailsTo(identity.outboxDir, model.email);
     const text = mailText(mail ?? '');
@@ -181,8 +194,8 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     const client = identity.client();
     const unknown = await client.post('/api/Register/RecoverPassword?email=nobody%40example.org');
     const known = await client.post(`/api/Register/RecoverPassword?email=${encodeURIComponent(model.email)}`);
-    expect([unknown.status, unknown.text]).toEqual([200, 'true']);
-    expect([known.status, known.text]).toEqual([200, 'true']);
+    expectTrueText(unknown);
+    expectTrueText(known);
     const mails = await mailsTo(identity.outboxDir, model.email, 2);
     const code = /Passworts[^\n]*\n([A-Z2-9]{12})/.exec(mailText(mails.at(-1) ?? ''))?.[1] as string;
     expect(code).toMatch(/^[A-Z2-9]{12}$/);
@@ -196,11 +209,43 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     const wrong = await client.post('/api/Register/ResetPassword', { ...reset, token: 'AAAAAAAAAAAA' });
     expect(wrong.status).toBe(400);
     expect(wrong.json.message).toBe('The code is invalid or has expired');
-    const done = await client.post('/api/Register/ResetPassword', { ...reset, token: code });
-    expect([done.status, done.text]).toEqual([200, 'true']);
+    expectTrueText(await client.post('/api/Register/ResetPassword', { ...reset, token: code }));
     expect((await login(identity.client(), model.username, PASSWORD)).status).toBe(401);
     expect((await login(identity.client(), model.username, 'Neu!Passwort9')).status).toBe(200);
     expect((await client.post('/api/Register/ResetPassword', { ...reset, token: code })).status).toBe(400);
+  });
+
+  it('answers recover-password alike for known and unknown emails: same status, body, headers, one queued request each', async () => {
+    const { model } = await registerAndConfirm('alike');
+    const requested: string[] = [];
+    const spy = await identity.bus.consume<{ email: string }>(
+      (message: DurableMessage<{ email: string }>) => {
+        requested.push(message.data.email);
+        message.ack();
+      },
+      { durable: 'test-recovery-spy', filter: PASSWORD_RECOVERY_SUBJECT },
+    );
+    try {
+      const client = identity.client();
+      const unknown = await client.post('/api/Register/RecoverPassword?email=nobody.alike%40example.org');
+      const known = await client.post(`/api/Register/RecoverPassword?email=${encodeURIComponent(model.email)}`);
+      // Only the clock and the rate-limit budget may differ.
+      const varying = ['date', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+      const comparable = (response: typeof known) => ({
+        status: response.status,
+        text: response.text,
+        headers: [...response.headers].filter(([name]) => !varying.includes(name)),
+      });
+      expect(comparable(known)).toEqual(comparable(unknown));
+      // Both do the same work before answering: queue one recovery request, looked up later.
+      const queued = () => requested.filter((email) => email === model.email || email === 'nobody.alike@example.org');
+      await expect.poll(queued).toHaveLength(2);
+      expect(queued().sort()).toEqual([model.email, 'nobody.alike@example.org'].sort());
+      expect(await mailsTo(identity.outboxDir, model.email, 2)).toHaveLength(2);
+      expect(await mailsTo(identity.outboxDir, 'nobody.alike@example.org', 1, 0)).toEqual([]);
+    } finally {
+      await spy.unsubscribe();
+    }
   });
 
   it('updates the profile of the acting user', async () => {
@@ -220,6 +265,25 @@ describe('svc-identity accounts on real PostgreSQL', () => {
           .post('/api/Register/Update', { firstName: 'Xy', lastName: 'Yz', phoneNumber: '044 555 66 77' })
       ).status,
     ).toBe(401);
+  });
+
+  it('accepts phone as an alias of phoneNumber in the profile update, with the same messages', async () => {
+    const { client, model } = await registerAndConfirm('phonealias');
+    await login(client, model.username, PASSWORD);
+    const names = { firstName: 'Anna', lastName: 'Muster' };
+    const updated = await client.post('/api/Register/Update', { ...names, phone: '044 555 66 77' });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.json.phoneNumber).toBe('044 555 66 77');
+    const invalid = await client.post('/api/Register/Update', { ...names, phone: '0445556677' });
+    expect([invalid.status, invalid.json.message]).toEqual([400, 'This is not a phone number']);
+    const missing = await client.post('/api/Register/Update', names);
+    expect([missing.status, missing.json.message]).toEqual([400, 'Phone wird benötigt']);
+    const both = await client.post('/api/Register/Update', {
+      ...names,
+      phoneNumber: '079 111 22 33',
+      phone: '044 555 66 77',
+    });
+    expect(both.json.phoneNumber).toBe('079 111 22 33');
   });
 
   it('redeems a feature code for its role; lists and removes only own assignments', async () => {
@@ -250,9 +314,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     expect(
       (await client.delete(`/api/Code/RemoveCodeAssignement?codeAssignementGuid=${othersAssignment}`)).status,
     ).toBe(404);
-    expect((await client.delete(`/api/Code/RemoveCodeAssignement?codeAssignementGuid=${mine[0]?.id}`)).text).toBe(
-      'true',
-    );
+    expectTrueText(await client.delete(`/api/Code/RemoveCodeAssignement?codeAssignementGuid=${mine[0]?.id}`));
     expect((await client.get('/api/Authenticate/Roles/roles')).json).toEqual([]);
     expect((await client.delete('/api/Code/RemoveCodeAssignement?codeAssignementGuid=not-a-uuid')).status).toBe(400);
 
@@ -270,13 +332,11 @@ describe('svc-identity accounts on real PostgreSQL', () => {
         )
       ).status,
     ).toBe(403);
-    expect(
-      (
-        await admin.delete(
-          `/api/Code/RemoveCodeAssignementFromSystem?userGuid=${userId}&codeAssignementGuid=${othersAssignment}`,
-        )
-      ).text,
-    ).toBe('true');
+    expectTrueText(
+      await admin.delete(
+        `/api/Code/RemoveCodeAssignementFromSystem?userGuid=${userId}&codeAssignementGuid=${othersAssignment}`,
+      ),
+    );
     expect((await other.client.post(`/api/Code/RegisterCode?code=${second}`)).status).toBe(400);
   });
 
@@ -300,8 +360,23 @@ describe('svc-identity accounts on real PostgreSQL', () => {
       (u) => u.userName === pending.username,
     )?.id;
     expect((await client.post(`/api/Code/AuthenticateUser?userGuid=${pendingId}`)).status).toBe(403);
-    expect((await admin.post(`/api/Code/AuthenticateUser?userGuid=${pendingId}`)).text).toBe('true');
+    expectTrueText(await admin.post(`/api/Code/AuthenticateUser?userGuid=${pendingId}`));
     expect((await login(identity.client(), pending.username, PASSWORD)).status).toBe(200);
+  });
+
+  it('signs access tokens with EdDSA and carries the roles in the `role` claim', async () => {
+    const admin = await login(identity.client(), ADMIN.username, ADMIN.password);
+    const adminToken = decodeJwt(admin.json.jwtToken, identity.publicKey);
+    expect(adminToken.header).toMatchObject({ alg: 'EdDSA', typ: 'JWT' });
+    expect(adminToken.verified).toBe(true);
+    expect(adminToken.payload).toMatchObject({ sub: admin.json.id, name: ADMIN.username, role: [ROLES.admin] });
+    expect(adminToken.payload.exp - adminToken.payload.iat).toBe(15 * 60);
+
+    const { client, model } = await registerAndConfirm('claims');
+    const user = await login(client, model.username, PASSWORD);
+    const userToken = decodeJwt(user.json.jwtToken, identity.publicKey);
+    expect(userToken.header.alg).toBe('EdDSA');
+    expect(userToken.payload).toMatchObject({ sub: user.json.id, name: model.username, role: [] });
   });
 
   it('lets an Admin act as another user, and nobody else', async () => {
@@ -331,13 +406,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
 
   it('sends a contact message to the operator with a solved captcha', async () => {
     const client = identity.client();
-    const message = {
-      name: 'Hans Muster',
-      mail: 'hans@example.org',
-      phone: '055 123 45 67',
-      subject: 'Anderes',
-      message: 'Schöne Bilder!',
-    };
+    const message = contactMessage('Schöne Bilder!');
     expect((await client.post('/api/Contact/Contact?captcha=', message)).status).toBe(400);
     const sent = await client.post(
       `/api/Contact/Contact?captcha=${await solveCaptcha(identity.url, 'contact')}`,
@@ -347,6 +416,57 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     const [mail] = await mailsTo(identity.outboxDir, 'operator@example.org');
     expect(mail).toMatch(/^Reply-To: hans@example.org$/m);
     expect(mailText(mail ?? '')).toContain('Hans Muster');
+  });
+  it('refuses a wrong-action or replayed contact captcha and sends no mail for it', async () => {
+    const client = identity.client();
+    const invalid = [400, 'Captcha ungültig, bitte erneut versuchen'];
+    const forRegister = await solveCaptcha(identity.url, 'register');
+    const wrongAction = await client.post(
+      `/api/Contact/Contact?captcha=${forRegister}`,
+      contactMessage('Marke Aktion'),
+    );
+    expect([wrongAction.status, wrongAction.json.message]).toEqual(invalid);
+
+    const captcha = await solveCaptcha(identity.url, 'contact');
+    const first = await client.post(`/api/Contact/Contact?captcha=${captcha}`, contactMessage('Marke zuerst'));
+    expect(first.status).toBe(200);
+    const replay = await client.post(`/api/Contact/Contact?captcha=${captcha}`, contactMessage('Marke nochmals'));
+    expect([replay.status, replay.json.message]).toEqual(invalid);
+
+    // Mails are delivered in order: once a later one is written, a mail for a refused request would be too.
+    const later = await client.post(
+      `/api/Contact/Contact?captcha=${await solveCaptcha(identity.url, 'contact')}`,
+      contactMessage('Marke danach'),
+    );
+    expect(later.status).toBe(200);
+    expect(await mailsContaining(identity.outboxDir, 'Marke danach')).toHaveLength(1);
+    expect(await mailsContaining(identity.outboxDir, 'Marke zuerst', 1, 0)).toHaveLength(1);
+    expect(await mailsContaining(identity.outboxDir, 'Marke Aktion', 1, 0)).toEqual([]);
+    expect(await mailsContaining(identity.outboxDir, 'Marke nochmals', 1, 0)).toEqual([]);
+  });
+
+  it('answers every boolean route (spec §7) as text, declared so in its OpenAPI document', () => {
+    const document = identity.app.swagger() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    };
+    const textBoolean = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => {
+          const text = operation.responses['200']?.content?.['text/plain'] as { schema?: { enum?: string[] } };
+          return text?.schema?.enum?.join() === 'true,false';
+        })
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(textBoolean.sort()).toEqual(
+      [
+        'POST /api/Register/Register',
+        'POST /api/Register/RecoverPassword',
+        'POST /api/Register/ResetPassword',
+        'DELETE /api/Code/RemoveCodeAssignement',
+        'DELETE /api/Code/RemoveCodeAssignementFromSystem',
+        'POST /api/Code/AuthenticateUser',
+      ].sort(),
+    );
   });
 });
 
@@ -374,43 +494,56 @@ describe('svc-identity limits', () => {
       await identity.close();
     }
   });
+});
 
-  it('rate-limits login attempts per client', async () => {
-    const identity = await startIdentity({ rateLimitPerMinute: 3 });
-    try {
+describe('svc-identity rate limits', () => {
+  const LIMIT = 3;
+  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  beforeAll(async () => {
+    identity = await startIdentity({ rateLimitPerMinute: LIMIT });
+  });
+  afterAll(async () => identity?.close());
+
+  const reset = { email: 'nobody@example.org', username: 'nobody_here', password: PASSWORD, passwordConfirm: PASSWORD };
+  const LIMITED: {
+    route: string;
+    send: (c: TestClient, from: Record<string, string>) => Promise<{ status: number }>;
+  }[] = [
+    {
+      route: 'login',
+      send: (c, from) => c.post('/api/Authenticate/Authenticate', { username: 'someone', password: PASSWORD }, from),
+    },
+    {
+      route: 'register',
+      send: (c, from) => c.post('/api/Register/Register?captcha=unsolved', registration('limited'), from),
+    },
+    {
+      route: 'recover-password',
+      send: (c, from) => c.post('/api/Register/RecoverPassword?email=nobody%40example.org', undefined, from),
+    },
+    {
+      route: 'reset-password',
+      send: (c, from) => c.post('/api/Register/ResetPassword', { ...reset, token: 'AAAAAAAAAAAA' }, from),
+    },
+    {
+      route: 'contact',
+      send: (c, from) => c.post('/api/Contact/Contact?captcha=unsolved', contactMessage('Hallo zusammen'), from),
+    },
+  ];
+
+  // Each route gets its own client address (the gateway's X-Forwarded-For), so the cases stay independent.
+  it.each(LIMITED.map((limited, i) => ({ ...limited, i })))(
+    'answers $route with 429 and a message after the configured count, per client',
+    async ({ send, i }) => {
       const client = identity.client();
-      const statuses = [];
-      for (let i = 0; i < 4; i++) {
-        statuses.push(
-          (await client.post('/api/Authenticate/Authenticate', { username: 'someone', password: 'Wrong!Pass1' }))
-            .status,
-        );
-      }
-      expect(statuses).toEqual([401, 401, 401, 429]);
-      const limited = await client.post('/api/Authenticate/Authenticate', {
-        username: 'someone',
-        password: 'Wrong!Pass1',
-      });
-      expect(limited.json.message).toMatch(/^Too many attempts/);
-    } finally {
-      await identity.close();
-    }
-  });
-
-  it('creates a demo administrator once when no admin is configured', async () => {
-    const created: { username: string; password: string }[] = [];
-    const identity = await startIdentity({
-      admin: undefined,
-      demoAdmin: true,
-      onDemoAdminCreated: (c) => created.push(c),
-    });
-    try {
-      expect(created).toHaveLength(1);
-      const login = await identity.client().post('/api/Authenticate/Authenticate', created[0]);
-      expect(login.status).toBe(200);
-      expect(login.json.roles).toEqual([ROLES.admin]);
-    } finally {
-      await identity.close();
-    }
-  });
+      const from = { 'x-forwarded-for': `203.0.113.${i + 1}` };
+      const statuses: number[] = [];
+      for (let n = 0; n < LIMIT; n++) statuses.push((await send(client, from)).status);
+      expect(statuses.filter((status) => status === 429)).toEqual([]);
+      const limited = (await send(client, from)) as { status: number; json: { message: string } };
+      expect(limited.status).toBe(429);
+      expect(limited.json.message).toMatch(/^Too many attempts, please wait \d+ s$/);
+      expect((await send(client, { 'x-forwarded-for': `198.51.100.${i + 1}` })).status).not.toBe(429);
+    },
+  );
 });

@@ -24,8 +24,4 @@ export const CameraListItemSchema = Type.Object({
   images: Type.Array(Type.Union([ImageSchema, Type.Null()])),
 });
 
-export const ErrorSchema = Type.Object({
-  statusCode: Type.Integer(),
-  error: Type.String(),
-  message: Type.String(),
-});
+export { ErrorSchema } from '@lakecams/service-kit';

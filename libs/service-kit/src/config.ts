@@ -21,6 +21,17 @@ export type BaseConfig = Static<typeof BaseConfigSchema>;
 
 export class ConfigError extends Error {}
 
+/** In a command's entry: a configuration mistake ends it with its message rather than a stack trace. */
+export function exitOnConfigError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 /** Parse `env` against a TypeBox object schema: defaults applied, strings converted, unknown keys dropped. */
 export function loadConfig<T extends TObject>(
   schema: T,

@@ -1,7 +1,9 @@
+export { booleanTextResponse, BooleanText, replyTrue } from './boolean-text.ts';
 export {
   BaseConfigSchema,
   type BaseConfig,
   ConfigError,
+  exitOnConfigError,
   loadConfig,
 } from './config.ts';
 export {
@@ -12,7 +14,7 @@ export {
 } from './database-url.ts';
 export { createKysely, migrateToLatest } from './database.ts';
 export { ADMIN_ROLE, authPlugin, type Principal } from './plugins/auth.ts';
-export { errorBody, errorsPlugin } from './plugins/errors.ts';
+export { ErrorSchema, errorBody, errorsPlugin } from './plugins/errors.ts';
 export { healthPlugin, type ReadinessCheck } from './plugins/health.ts';
 export { metricsPlugin } from './plugins/metrics.ts';
 export { swaggerPlugin } from './plugins/swagger.ts';

@@ -2,6 +2,7 @@ import { FORGOT_PASSWORD_RULES, validateForm } from '@lakecams/contracts';
 import { EmailField, Form, FormActions, FormCard, Notice, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: { email: string }) => validateForm(FORGOT_PASSWORD_RULES, values);
@@ -46,9 +47,9 @@ export function ForgotPasswordForm() {
           </Notice>
         )}
         <FormActions>
-          <button type="submit" className="button--secondary" disabled={state === 'sending'}>
+          <SubmitButton form={form} busy={state === 'sending'} className="button--secondary">
             Code anfordern
-          </button>
+          </SubmitButton>
         </FormActions>
       </Form>
     </FormCard>

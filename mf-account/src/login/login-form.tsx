@@ -3,6 +3,7 @@ import { ApiError, useSessionClient } from '@lakecams/session';
 import { Form, FormActions, FormCard, Notice, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { SubmitButton } from '../forms/submit-button.tsx';
 
 const validate = (values: { username: string; password: string }) => validateForm(LOGIN_RULES, values);
 
@@ -57,9 +58,9 @@ export function LoginForm({ onSignedIn }: { onSignedIn(): void }) {
           </Notice>
         )}
         <FormActions>
-          <button type="submit" disabled={busy}>
+          <SubmitButton form={form} busy={busy}>
             {busy ? 'Anmelden …' : 'Anmelden'}
-          </button>
+          </SubmitButton>
           <Link to="/register">Noch kein Konto? Registrieren</Link>
         </FormActions>
       </Form>

@@ -2,6 +2,7 @@ import { CONFIRM_REGISTRATION_RULES, validateForm } from '@lakecams/contracts';
 import { EmailField, Form, FormActions, FormCard, PageFrame, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: { userEmail: string; token: string }) => validateForm(CONFIRM_REGISTRATION_RULES, values);
@@ -35,9 +36,9 @@ export function ConfirmRegistrationPage() {
             <EmailField field={form.field('userEmail')} />
             <TextField field={form.field('token')} label="Token" autoComplete="one-time-code" />
             <FormActions>
-              <button type="submit" disabled={busy}>
+              <SubmitButton form={form} busy={busy}>
                 Bestätigen
-              </button>
+              </SubmitButton>
             </FormActions>
           </Form>
         </FormCard>

@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { failureMessage } from '../account-api.ts';
 import { CaptchaField } from '../captcha/captcha-field.tsx';
+import { CAPTCHA_PENDING_HINT, SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
@@ -86,9 +87,9 @@ export function ContactPage() {
               </Notice>
             )}
             <FormActions>
-              <button type="submit" disabled={!form.isValid || !captcha || busy}>
+              <SubmitButton form={form} busy={busy} blockedBy={captcha ? null : CAPTCHA_PENDING_HINT}>
                 {busy ? 'Wird gesendet …' : 'Senden'}
-              </button>
+              </SubmitButton>
             </FormActions>
           </Form>
         </FormCard>

@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { failureMessage } from '../account-api.ts';
 import { CaptchaField } from '../captcha/captcha-field.tsx';
+import { CAPTCHA_PENDING_HINT, SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const EMPTY: RegisterModel = {
@@ -96,9 +97,9 @@ function RegisterForm({ onRegistered }: { onRegistered(email: string): void }) {
           </Notice>
         )}
         <FormActions>
-          <button type="submit" disabled={!form.isValid || !captcha || busy}>
+          <SubmitButton form={form} busy={busy} blockedBy={captcha ? null : CAPTCHA_PENDING_HINT}>
             {busy ? 'Wird registriert …' : 'Registrieren'}
-          </button>
+          </SubmitButton>
           <Link to="/login">Schon registriert? Anmelden</Link>
         </FormActions>
       </Form>

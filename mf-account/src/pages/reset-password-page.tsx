@@ -3,6 +3,7 @@ import { EmailField, Form, FormActions, FormCard, Notice, PageFrame, TextField, 
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { failureMessage } from '../account-api.ts';
+import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ResetPasswordModel) => validateForm(RESET_PASSWORD_RULES, values);
@@ -70,9 +71,9 @@ export function ResetPasswordPage() {
               </Notice>
             )}
             <FormActions>
-              <button type="submit" disabled={busy}>
+              <SubmitButton form={form} busy={busy}>
                 Passwort ändern
-              </button>
+              </SubmitButton>
             </FormActions>
           </Form>
         </FormCard>

@@ -1,6 +1,7 @@
 import { CODE_RULES, validateForm } from '@lakecams/contracts';
 import { Form, FormActions, FormCard, TextField, useForm } from '@lakecams/ui-kit';
 import { type ReactNode, useState } from 'react';
+import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: { code: string }) => validateForm(CODE_RULES, values);
@@ -29,9 +30,9 @@ export function CodeForm({ onRedeemed, children }: { onRedeemed(): Promise<void>
           <button type="button" className="button--secondary" onClick={() => form.reset()}>
             Reset
           </button>
-          <button type="submit" disabled={!form.isValid || busy}>
+          <SubmitButton form={form} busy={busy}>
             Submit code
-          </button>
+          </SubmitButton>
         </FormActions>
       </Form>
       {children}

@@ -3,6 +3,7 @@ import { useSessionClient } from '@lakecams/session';
 import { Form, FormActions, FormCard, Notice, PhoneField, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { failureMessage } from '../account-api.ts';
+import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ProfileUpdate) => validateForm(PROFILE_RULES, values);
@@ -69,9 +70,9 @@ export function ProfileForm({ user }: { user: UserSummary }) {
           >
             Reset
           </button>
-          <button type="submit" disabled={!form.isValid || state === 'saving'}>
+          <SubmitButton form={form} busy={state === 'saving'}>
             Update user
-          </button>
+          </SubmitButton>
         </FormActions>
       </Form>
     </FormCard>

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
+import { Type } from 'typebox';
 
 // PostgreSQL unreachable or shutting down: the request should fail fast as 503, not look like a bug.
 const DATABASE_DOWN_CODES = new Set([
@@ -13,6 +14,9 @@ const DATABASE_DOWN_CODES = new Set([
   '08001',
   '08006',
 ]);
+
+/** The uniform 4xx/5xx body, for route schemas. */
+export const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 
 export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };

@@ -7,9 +7,12 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../database.ts';
-import type { IdentityOptions } from '../../options.ts';
+import { DEFAULTS, type IdentityOptions } from '../../options.ts';
 
 const CHALLENGE_TTL_MS = 10 * 60 * 1000;
+
+/** `unavailable`: the reCAPTCHA verifier could not be asked or gave no usable answer. */
+type Verdict = 'valid' | 'invalid' | 'unavailable';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +35,7 @@ export default fp(
   async (app: FastifyInstance, options: IdentityOptions['captcha']) => {
     const db = app.db as Kysely<Database>;
     const recaptcha = options.recaptchaSiteKey && options.recaptchaSecretKey ? options : null;
+    const verifyUrl = options.recaptchaVerifyUrl ?? DEFAULTS.recaptchaVerifyUrl;
 
     app.get(
       '/api/Captcha/Config',
@@ -68,9 +72,9 @@ export default fp(
       },
     );
 
-    async function verifyAltcha(action: CaptchaAction, value: string): Promise<boolean> {
+    async function verifyAltcha(action: CaptchaAction, value: string): Promise<Verdict> {
       const payload = decodePayload(value);
-      if (!payload?.challenge.signature || payload.challenge.parameters.data?.action !== action) return false;
+      if (!payload?.challenge.signature || payload.challenge.parameters.data?.action !== action) return 'invalid';
       const result = await verifySolution({
         challenge: payload.challenge,
         solution: payload.solution,
@@ -78,7 +82,7 @@ export default fp(
         hmacSignatureSecret: options.hmacSecret,
         hmacKeySignatureSecret: `${options.hmacSecret}:key`,
       }).catch(() => null);
-      if (!result?.verified) return false;
+      if (!result?.verified) return 'invalid';
       // Single use: the first request to present this challenge wins.
       const expiresAt = new Date((payload.challenge.parameters.expiresAt ?? Date.now() / 1000 + 600) * 1000);
       const stored = await db
@@ -86,21 +90,26 @@ export default fp(
         .values({ signature: payload.challenge.signature, expiresAt })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
-      return (stored.numInsertedOrUpdatedRows ?? 0n) > 0n;
+      return (stored.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'valid' : 'invalid';
     }
 
-    async function verifyRecaptcha(action: CaptchaAction, token: string, remoteip: string): Promise<boolean> {
-      const response = await fetch('https://www.google.com/recaptcha/api/siteverify', {
+    async function verifyRecaptcha(action: CaptchaAction, token: string, remoteip: string): Promise<Verdict> {
+      const response = await fetch(verifyUrl, {
         method: 'POST',
         body: new URLSearchParams({ secret: recaptcha?.recaptchaSecretKey ?? '', response: token, remoteip }),
         signal: AbortSignal.timeout(5000),
       }).catch(() => null);
-      const result = (await response?.json().catch(() => null)) as {
-        success?: boolean;
-        action?: string;
-        score?: number;
-      } | null;
-      return result?.success === true && result.action === action && (result.score ?? 0) >= 0.5;
+      const result = response?.ok
+        ? ((await response.json().catch(() => null)) as { success?: unknown; action?: unknown; score?: unknown } | null)
+        : null;
+      if (!result) {
+        app.log.warn({ verifyUrl, status: response?.status }, 'reCAPTCHA verification unavailable');
+        return 'unavailable';
+      }
+      const score = typeof result.score === 'number' ? result.score : 0;
+      return result.success === true && result.action === action && score >= DEFAULTS.recaptchaMinScore
+        ? 'valid'
+        : 'invalid';
     }
 
     app.decorate('requireCaptcha', (action: CaptchaAction) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -108,8 +117,14 @@ export default fp(
       if (typeof value !== 'string' || value === '' || value.length > 8192) {
         return reply.code(400).send(errorBody(400, 'Captcha wird benötigt'));
       }
-      const ok = recaptcha ? await verifyRecaptcha(action, value, request.ip) : await verifyAltcha(action, value);
-      if (!ok) return reply.code(400).send(errorBody(400, 'Captcha ungültig, bitte erneut versuchen'));
+      const verdict = recaptcha ? await verifyRecaptcha(action, value, request.ip) : await verifyAltcha(action, value);
+      if (verdict === 'valid') return;
+      // 400 even when the verifier is down: the form gets a fresh token and the person simply tries again.
+      const message =
+        verdict === 'unavailable'
+          ? 'Captcha konnte nicht geprüft werden, bitte erneut versuchen'
+          : 'Captcha ungültig, bitte erneut versuchen';
+      return reply.code(400).send(errorBody(400, message));
     });
 
     // Expired single-use records are of no further use.

@@ -1,4 +1,5 @@
-import { PASSWORD_PATTERN, ROLES } from '@lakecams/contracts';
+import { FORGOT_PASSWORD_RULES, LOGIN_RULES, PASSWORD_PATTERN, ROLES, validateForm } from '@lakecams/contracts';
+import { ConfigError } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomInt } from 'node:crypto';
@@ -14,10 +15,45 @@ function demoPassword(): string {
   return password;
 }
 
+type FirstAdmin = NonNullable<IdentityOptions['admin']>;
+const ADMIN_VARIABLES = { username: 'ADMIN_USERNAME', email: 'ADMIN_EMAIL', password: 'ADMIN_PASSWORD' } as const;
+
+/**
+ * The first administrator from ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD: all three, or none (undefined).
+ * Some but not all, or values no one could log in with, fail the start instead of quietly making a demo admin.
+ */
+export function firstAdminFromEnvironment(
+  env: Partial<Record<(typeof ADMIN_VARIABLES)[keyof FirstAdmin], string | undefined>>,
+): FirstAdmin | undefined {
+  const admin = {
+    username: env[ADMIN_VARIABLES.username]?.trim() ?? '',
+    email: env[ADMIN_VARIABLES.email]?.trim() ?? '',
+    password: env[ADMIN_VARIABLES.password] ?? '',
+  };
+  const missing = Object.entries(ADMIN_VARIABLES)
+    .filter(([field]) => admin[field as keyof FirstAdmin] === '')
+    .map(([, variable]) => variable);
+  if (missing.length === 3) return undefined;
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Set ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD together, or none of them: ${missing.join(', ')} missing`,
+    );
+  }
+  const problems = Object.entries({
+    ...validateForm(LOGIN_RULES, admin),
+    ...validateForm(FORGOT_PASSWORD_RULES, admin),
+  }).map(([field, message]) => `${ADMIN_VARIABLES[field as keyof FirstAdmin]}: ${message}`);
+  if (problems.length > 0) throw new ConfigError(`Invalid first administrator: ${problems.join('; ')}`);
+  return admin;
+}
+
 /** Creates the first administrator on start when none exists: from configuration, or a demo admin. */
 export default fp(
   async (app: FastifyInstance, options: Pick<IdentityOptions, 'admin' | 'demoAdmin' | 'onDemoAdminCreated'>) => {
-    if (await app.users.anyWithRole(ROLES.admin)) return;
+    if (await app.users.anyWithRole(ROLES.admin)) {
+      if (options.admin) app.log.info({ username: options.admin.username }, 'an administrator exists; ADMIN_* ignored');
+      return;
+    }
     const admin =
       options.admin ??
       (options.demoAdmin ? { username: 'webcamadmin', email: 'admin@seecam.example', password: demoPassword() } : null);

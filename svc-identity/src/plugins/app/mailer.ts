@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { consumeWithBackoff } from '../../durable-work.ts';
 import type { IdentityOptions } from '../../options.ts';
 
 export interface Mail {
@@ -39,18 +40,11 @@ export default fp(
     }
 
     app.decorate('sendMail', (mail: Mail) => app.bus.publishEvent(SUBJECTS.mailSend, mail));
-    const subscription = await app.bus.consume<Mail>(
-      async (message) => {
-        try {
-          await deliver(message.data);
-          message.ack();
-        } catch (err) {
-          app.log.warn({ err, attempt: message.deliveryCount }, 'mail delivery failed, retrying');
-          message.nak(Math.min(60_000, 1000 * 2 ** message.deliveryCount));
-        }
-      },
-      { durable: 'svc-identity-mailer', filter: SUBJECTS.mailSend, maxDeliver: 10 },
-    );
+    const subscription = await consumeWithBackoff<Mail>(app, deliver, {
+      durable: 'svc-identity-mailer',
+      filter: SUBJECTS.mailSend,
+      maxDeliver: 10,
+    });
     app.addHook('onClose', async () => {
       await subscription.unsubscribe();
       transport.close();

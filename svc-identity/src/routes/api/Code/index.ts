@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CODE_RULES, ROLES } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
+import { ADMIN_ROLE, errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -82,7 +82,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Remove one of the acting user’s code assignments',
         querystring: Type.Object({ codeAssignementGuid: Uuid }),
-        response: { 200: Type.String(), ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -90,7 +90,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(404).send(errorBody(404, 'Code assignment not found'));
       }
       await changed(actingUser(request));
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 
@@ -101,7 +101,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Remove a user’s code assignment and the code itself (Admin)',
         querystring: Type.Object({ userGuid: Uuid, codeAssignementGuid: Uuid }),
-        response: { 200: Type.String(), ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -110,7 +110,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(404).send(errorBody(404, 'Code assignment not found'));
       }
       await changed(userGuid);
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 
@@ -121,14 +121,14 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: "Confirm a user's email address by hand (Admin)",
         querystring: Type.Object({ userGuid: Uuid }),
-        response: { 200: Type.String(), ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
       if (!(await app.users.confirmEmail(request.query.userGuid)))
         return reply.code(404).send(errorBody(404, 'User not found'));
       await app.announceUser(request.query.userGuid, 'confirmed');
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FORGOT_PASSWORD_RULES, PROFILE_RULES, REGISTER_RULES, RESET_PASSWORD_RULES } from '@lakecams/contracts';
-import { errorBody, validateWith } from '@lakecams/service-kit';
+import { errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
@@ -8,11 +9,19 @@ import { DEFAULTS } from '../../../options.ts';
 import { hashPassword } from '../../../passwords.ts';
 import { toSummary } from '../../../plugins/app/user-repository.ts';
 import { errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
-import { randomToken, readableCode, sha256 } from '../../../secrets.ts';
+import { randomToken, sha256 } from '../../../secrets.ts';
 
 export interface RegisterRoutesOptions {
   rateLimit: { max: number; timeWindow: number };
   publicUrl: () => string;
+}
+
+/** The profile update of spec §7 carries `phone`; it stands for `phoneNumber` when that is absent. */
+async function phoneAlias(request: FastifyRequest): Promise<void> {
+  const body = request.body as Record<string, unknown> | null;
+  if (body && typeof body === 'object' && body.phoneNumber === undefined && body.phone !== undefined) {
+    body.phoneNumber = body.phone;
+  }
 }
 
 const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, options) => {
@@ -36,7 +45,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
           passwordConfirm: Type.String(),
           phoneNumber: Type.String(),
         }),
-        response: { 200: Type.String(), ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -78,7 +87,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
         text: `Hallo ${user.firstName}\n\nBitte bestätigen Sie Ihre Registrierung:\n${link}\n\nOder geben Sie auf der Seite "Registrierung bestätigen" diesen Token ein:\n${token}\n\nDer Link ist ${DEFAULTS.confirmationTtlHours} Stunden gültig.\n`,
       });
       await app.announceUser(user.id, 'registered');
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 
@@ -86,10 +95,15 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     '/api/Register/Update',
     {
       preHandler: app.requireUser,
-      preValidation: validateWith(PROFILE_RULES, 'body'),
+      preValidation: [phoneAlias, validateWith(PROFILE_RULES, 'body')],
       schema: {
         summary: "Update the acting user's profile",
-        body: Type.Object({ firstName: Type.String(), lastName: Type.String(), phoneNumber: Type.String() }),
+        body: Type.Object({
+          firstName: Type.String(),
+          lastName: Type.String(),
+          phoneNumber: Type.String(),
+          phone: Type.Optional(Type.String({ description: 'Alias of phoneNumber (spec §7), used when it is absent' })),
+        }),
         response: { 200: UserSummarySchema, ...errors },
       },
     },
@@ -114,31 +128,12 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       schema: {
         summary: 'Mail a password reset code (same answer whether or not the email exists)',
         querystring: Type.Object({ email: Type.String() }),
-        response: { 200: Type.String(), ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
-      const user = await app.users.byEmail(request.query.email);
-      if (user) {
-        const code = readableCode(12);
-        const reset = {
-          codeHash: sha256(code),
-          expiresAt: new Date(Date.now() + DEFAULTS.resetCodeTtlMinutes * 60_000),
-          failedAttempts: 0,
-        };
-        await db
-          .insertInto('passwordResets')
-          .values({ userId: user.id, ...reset })
-          .onConflict((oc) => oc.column('userId').doUpdateSet(reset))
-          .execute();
-        const link = `${options.publicUrl()}/resetPassword?email=${encodeURIComponent(user.email)}&code=${code}`;
-        await app.sendMail({
-          to: user.email,
-          subject: 'Seecam Zürichsee: Passwort zurücksetzen',
-          text: `Hallo ${user.firstName}\n\nIhr Code zum Zurücksetzen des Passworts (Benutzername ${user.userName}):\n${code}\n\n${link}\n\nDer Code ist ${DEFAULTS.resetCodeTtlMinutes} Minuten gültig. Falls Sie kein neues Passwort angefordert haben, ignorieren Sie diese Mail.\n`,
-        });
-      }
-      return reply.type('text/plain').send('true');
+      await app.requestPasswordRecovery(request.query.email);
+      return replyTrue(reply);
     },
   );
 
@@ -156,7 +151,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
           passwordConfirm: Type.String(),
           token: Type.String(),
         }),
-        response: { 200: Type.String(), ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -179,7 +174,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       await db.deleteFrom('passwordResets').where('userId', '=', user.id).execute();
       // A new password ends every existing session.
       await app.refreshTokens.revokeAllOf(user.id);
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 

@@ -1,7 +1,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { imageNameOf, isValidCameraName, POSITION_RULES, type Quality, SUBJECTS } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
+import {
+  ADMIN_ROLE,
+  booleanTextResponse,
+  replyTrue,
+  errorBody,
+  validateWith,
+  ErrorSchema,
+} from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createHash } from 'node:crypto';
@@ -18,7 +25,6 @@ import { composeLayers, isEmptySelection, selectionKey, selectLayers } from '../
 const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 
-const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 const IMAGE_NAME = /^\d{12}$/;
 /** Like a capture's size limit (decisions.md, "Camera URLs"). */
 const UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -226,7 +232,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
           direction: Type.Integer({ minimum: 0, maximum: 359 }),
           name: Type.String({ pattern: '^[0-9]{12}$' }),
         }),
-        response: { 200: Type.String(), 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
+        response: { ...booleanTextResponse, 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (request, reply) => {
@@ -242,7 +248,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
         .returning('name')
         .execute();
       for (const { name: imageName } of updated) await announceImage(app.bus, imageOf(camera, imageName));
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 
@@ -255,7 +261,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
         consumes: ['multipart/form-data'],
         querystring: Type.Object({ webcamId: Type.Integer({ minimum: 1 }) }),
         response: {
-          200: Type.String(),
+          ...booleanTextResponse,
           400: ErrorSchema,
           401: ErrorSchema,
           403: ErrorSchema,
@@ -288,7 +294,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       if (result.outcome === 'skipped')
         return reply.code(409).send(errorBody(409, 'A capture of this minute is running, please retry shortly'));
       if (result.outcome === 'failed') return reply.code(400).send(errorBody(400, result.error));
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 

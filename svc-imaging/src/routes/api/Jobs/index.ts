@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ADMIN_ROLE, errorBody } from '@lakecams/service-kit';
+import { ADMIN_ROLE, booleanTextResponse, replyTrue, errorBody, ErrorSchema } from '@lakecams/service-kit';
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -121,6 +121,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           summary: `${paused ? 'Pause' : 'Resume'} a camera's scheduled captures (Admin)`,
           querystring: WebcamIdQuery,
+          response: { ...booleanTextResponse, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
         },
       },
       async (request, reply) => {
@@ -131,7 +132,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .executeTakeFirst();
         if (!updated.numUpdatedRows)
           return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
-        return reply.type('text/plain').send('true');
+        return replyTrue(reply);
       },
     );
   }

@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { REFERER_RULES, SUBJECTS } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
+import {
+  ADMIN_ROLE,
+  booleanTextResponse,
+  replyTrue,
+  errorBody,
+  validateWith,
+  ErrorSchema,
+} from '@lakecams/service-kit';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
 
-const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 const RefererUserSchema = Type.Object({ id: Type.Integer(), userEmail: Type.String(), url: Type.String() });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
 
@@ -136,7 +142,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Remove a referer user (Admin)',
         querystring: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
-        response: { 200: Type.String(), ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -145,7 +151,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!removed.numDeletedRows) return reply.code(404).send(errorBody(404, `No referer user ${request.query.id}`));
       // Its layers went with it (cascade).
       for (const layer of layers) await app.announceLayer(layer, true);
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 };

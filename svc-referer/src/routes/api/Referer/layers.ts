@@ -9,13 +9,12 @@ import {
   validateForm,
   withoutSource,
 } from '@lakecams/contracts';
-import { errorBody } from '@lakecams/service-kit';
+import { booleanTextResponse, replyTrue, errorBody, ErrorSchema } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { LAYER_UPLOAD_BYTES, normalizeLayerImage } from '../../../layer-image.ts';
 import type { StoredLayer } from '../../../plugins/app/layer-repository.ts';
 
-const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema };
 const LevelSchema = Type.Enum([...LAYER_LEVELS]);
 const LayerSchema = Type.Object({
@@ -138,14 +137,14 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/Referer/DeleteLayer/layer',
     {
       preHandler: app.requireUser,
-      schema: { summary: 'Delete a layer', querystring: LayerQuery, response: { 200: Type.String(), ...errors } },
+      schema: { summary: 'Delete a layer', querystring: LayerQuery, response: { ...booleanTextResponse, ...errors } },
     },
     async (request, reply) => {
       const layer = await ownLayer(request, reply, request.query.layerId, request.query.cameraId);
       if (!layer) return reply;
       await layerRepository.remove(layer.id);
       await app.announceLayer(layer, true);
-      return reply.type('text/plain').send('true');
+      return replyTrue(reply);
     },
   );
 

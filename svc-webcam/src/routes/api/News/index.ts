@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NEWS_MAX_LENGTH } from '@lakecams/contracts';
-import { ADMIN_ROLE } from '@lakecams/service-kit';
+import { ADMIN_ROLE, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import { ErrorSchema } from '../../../schemas.ts';
 
@@ -18,12 +18,12 @@ const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Change the news text (Admin); an empty text hides the banner',
         body: Type.Object({ text: Type.String({ maxLength: NEWS_MAX_LENGTH }) }),
-        response: { 200: Type.String(), 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema },
+        response: { ...booleanTextResponse, 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema },
       },
     },
     async (request, reply) => {
       await app.webcamRepository.setNews(request.body.text.trim());
-      return reply.type('text/plain; charset=utf-8').send('true');
+      return replyTrue(reply);
     },
   );
 };

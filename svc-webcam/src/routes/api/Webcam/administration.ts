@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CAMERA_RULES, QUALITIES, type Quality, SUBJECTS, type Webcam } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
+import { ADMIN_ROLE, errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorSchema, WebcamSchema } from '../../../schemas.ts';
@@ -26,7 +26,6 @@ const ConfigurationSchema = Type.Object({
 });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
 const WebcamIdQuery = Type.Object({ webcamId: Type.Integer({ minimum: 1 }) });
-const BooleanText = Type.String();
 
 /** `2026-11-22T13:45:00Z` or `2026-11-22` → `2026-11-22` (bookings are whole days, spec §4). */
 const dayOf = (value: string) => value.slice(0, 10);
@@ -34,7 +33,6 @@ const dayOf = (value: string) => value.slice(0, 10);
 /** The Webcam calls of spec §7 that change or reveal administration data; Admin-only unless noted. */
 const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const admin = app.requireRole(ADMIN_ROLE);
-  const ok = (reply: FastifyReply) => reply.type('text/plain').send('true');
   const unknownCamera = (reply: FastifyReply, id: number) =>
     reply.code(404).send(errorBody(404, `No camera with id ${id}`));
   const cameraExists = async (id: number) => (await app.webcamRepository.byId(id)) !== undefined;
@@ -55,7 +53,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           intervalMin: Type.Integer(),
           webcamType: Type.Optional(Type.Enum(['STATIC', 'MOBILE', 'ROTATION'])),
         }),
-        response: { 200: BooleanText, ...errors, 409: ErrorSchema },
+        response: { ...booleanTextResponse, ...errors, 409: ErrorSchema },
       },
     },
     async (request, reply) => {
@@ -67,7 +65,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!saved) return unknownCamera(reply, id as number);
       await app.bus.publishEvent(SUBJECTS.cameraUpserted, saved);
       await app.cameraListChanged();
-      return ok(reply);
+      return replyTrue(reply);
     },
   );
 
@@ -78,7 +76,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Remove a camera with its images, permissions, configurations and bookings (Admin)',
         body: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: true }),
-        response: { 200: BooleanText, ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -86,7 +84,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!removed) return unknownCamera(reply, request.body.id);
       await app.bus.publishEvent(SUBJECTS.cameraDeleted, removed);
       await app.cameraListChanged();
-      return ok(reply);
+      return replyTrue(reply);
     },
   );
 
@@ -116,7 +114,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Array(Type.Union([Uuid, Type.Object({ id: Uuid }, { additionalProperties: true })]), {
           maxItems: 10_000,
         }),
-        response: { 200: BooleanText, ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -125,7 +123,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const userIds = request.body.map((user) => (typeof user === 'string' ? user : user.id).toLowerCase());
       await app.accessRepository.setPermittedUsers(webcamId, userIds);
       await app.announceAccess(webcamId);
-      return ok(reply);
+      return replyTrue(reply);
     },
   );
 
@@ -156,7 +154,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           userId: Type.Optional(Type.Union([Uuid, Type.Literal('')])),
           quality: QualitySchema,
         }),
-        response: { 200: BooleanText, ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -164,7 +162,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
       await app.accessRepository.setConfiguration(webcamId, userId ? userId.toLowerCase() : null, quality as Quality);
       await app.announceAccess(webcamId);
-      return ok(reply);
+      return replyTrue(reply);
     },
   );
 
@@ -175,14 +173,14 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Remove a quality configuration (Admin)',
         querystring: Type.Object({ configurationId: Type.Integer({ minimum: 1 }) }),
-        response: { 200: BooleanText, ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
       const webcamId = await app.accessRepository.removeConfiguration(request.query.configurationId);
       if (!webcamId) return reply.code(404).send(errorBody(404, 'Configuration not found'));
       await app.announceAccess(webcamId);
-      return ok(reply);
+      return replyTrue(reply);
     },
   );
 
@@ -268,7 +266,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Remove a referer booking (Admin)',
         querystring: Type.Object({ webcamId: Type.Integer({ minimum: 1 }), refererId: Type.Integer({ minimum: 1 }) }),
-        response: { 200: BooleanText, ...errors },
+        response: { ...booleanTextResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -277,7 +275,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(404).send(errorBody(404, `No booking ${refererId} on camera ${webcamId}`));
       }
       await app.announceAccess(webcamId);
-      return ok(reply);
+      return replyTrue(reply);
     },
   );
 

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database.ts';
+import { consumeWithBackoff } from '../../durable-work.ts';
+import { DEFAULTS } from '../../options.ts';
+import { readableCode, sha256 } from '../../secrets.ts';
+
+/** Durable request to mail a reset code to an address, which may or may not belong to a user. */
+export const PASSWORD_RECOVERY_SUBJECT = 'identity.password.recovery';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Queue a reset-code mail for `email`; costs the caller the same whether or not the address is known. */
+    requestPasswordRecovery(email: string): Promise<void>;
+  }
+}
+
+/** Reset codes: the request only queues an event, so the answer's timing tells nothing about the address. */
+export default fp(
+  async (app: FastifyInstance, options: { publicUrl: () => string }) => {
+    const db = app.db as Kysely<Database>;
+
+    async function mailResetCode({ email }: { email: string }): Promise<void> {
+      const user = await app.users.byEmail(email);
+      if (!user) return;
+      const code = readableCode(12);
+      const reset = {
+        codeHash: sha256(code),
+        expiresAt: new Date(Date.now() + DEFAULTS.resetCodeTtlMinutes * 60_000),
+        failedAttempts: 0,
+      };
+      await db
+        .insertInto('passwordResets')
+        .values({ userId: user.id, ...reset })
+        .onConflict((oc) => oc.column('userId').doUpdateSet(reset))
+        .execute();
+      const link = `${options.publicUrl()}/resetPassword?email=${encodeURIComponent(user.email)}&code=${code}`;
+      await app.sendMail({
+        to: user.email,
+        subject: 'Seecam Zürichsee: Passwort zurücksetzen',
+        text: `Hallo ${user.firstName}\n\nIhr Code zum Zurücksetzen des Passworts (Benutzername ${user.userName}):\n${code}\n\n${link}\n\nDer Code ist ${DEFAULTS.resetCodeTtlMinutes} Minuten gültig. Falls Sie kein neues Passwort angefordert haben, ignorieren Sie diese Mail.\n`,
+      });
+    }
+
+    app.decorate('requestPasswordRecovery', (email: string) =>
+      app.bus.publishEvent(PASSWORD_RECOVERY_SUBJECT, { email }),
+    );
+    const subscription = await consumeWithBackoff(app, mailResetCode, {
+      durable: 'svc-identity-password-recovery',
+      filter: PASSWORD_RECOVERY_SUBJECT,
+      maxDeliver: 5,
+    });
+    app.addHook('onClose', async () => subscription.unsubscribe());
+  },
+  { name: 'password-recovery', dependencies: ['accounts', 'mailer'] },
+);
