@@ -1,7 +1,7 @@
 import type { FormState } from '@lakecams/ui-kit';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
-export const INVALID_FORM_HINT = 'Bitte füllen Sie zuerst alle Felder richtig aus.';
+export const INVALID_FORM_HINT = 'Bitte füllen Sie zuerst das Formular richtig aus.';
 export const CAPTCHA_PENDING_HINT = 'Der Spam-Schutz ist noch nicht bestätigt.';
 
 interface SubmitButtonProps {
