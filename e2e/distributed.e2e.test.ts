@@ -1,5 +1,5 @@
 import { SERVICES } from '@lakecams/contracts';
-import { TEST_DATABASE_SERVER, TEST_NATS_URL, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { TEST_NATS_URL, testDatabasePrefix } from '@lakecams/service-kit/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -27,12 +27,7 @@ describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'lakecams-distributed-'));
     const port = await freePort();
     url = `http://localhost:${port}`;
-    const databaseUrls = Object.fromEntries(
-      SERVICES.map((service) => [
-        `DATABASE_URL_${service.toUpperCase()}`,
-        TEST_DATABASE_SERVER.replace(/\/[^/]*$/, `/${databases.prefix}_${service}`),
-      ]),
-    );
+    const databaseUrls = databases.environment(SERVICES);
     portal = spawn('npm', ['run', 'start:distributed'], {
       cwd: ROOT,
       detached: true,

@@ -1,10 +1,10 @@
 import { createBus } from '@lakecams/bus';
-import { createLogger, listenWithGrace, loadConfig } from '@lakecams/service-kit';
+import { createLogger, exitOnConfigError, listenWithGrace, loadConfig } from '@lakecams/service-kit';
 import { buildGateway } from './app.ts';
 import { GatewayConfigSchema, remoteManifestsFrom, remoteTargetsFrom, trustProxyFrom } from './config.ts';
 import { DEFAULT_MAP_TILES } from './plugins/frontends.ts';
 
-const config = loadConfig(GatewayConfigSchema);
+const config = exitOnConfigError(() => loadConfig(GatewayConfigSchema));
 const logger = createLogger(config.LOG_LEVEL, 'gateway');
 const bus = await createBus({
   natsUrl: config.NATS_URL,

@@ -1,5 +1,5 @@
 import { SERVICES } from '@lakecams/contracts';
-import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { testDatabasePrefix } from '@lakecams/service-kit/testing';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,15 +11,7 @@ const run = promisify(execFile);
 
 describe('npm run migrate', () => {
   const databases = testDatabasePrefix();
-  const env = {
-    ...process.env,
-    ...Object.fromEntries(
-      SERVICES.map((service) => [
-        `DATABASE_URL_${service.toUpperCase()}`,
-        TEST_DATABASE_SERVER.replace(/\/[^/]*$/, `/${databases.prefix}_${service}`),
-      ]),
-    ),
-  };
+  const env = { ...process.env, ...databases.environment(SERVICES) };
   const migrate = (args: string[], cwd = ROOT) =>
     run(process.execPath, [fileURLToPath(new URL('../migrate.ts', import.meta.url)), ...args], { cwd, env });
 

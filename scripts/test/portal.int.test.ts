@@ -215,7 +215,7 @@ describe('gateway in distributed mode: services behind HTTP', () => {
       const app = await buildServiceApp(SERVICE_DEFINITIONS[service], {
         bus,
         logger,
-        databaseUrl: `${TEST_DATABASE_SERVER.replace(/\/postgres$/, '')}/${databases.prefix}_${service}`,
+        databaseUrl: databases.urlOf(service),
         jwtPublicKey: keys.publicKey,
         options: serviceOptions[service],
       });

@@ -1,24 +1,26 @@
-import { BaseConfigSchema, loadConfig, runService } from '@lakecams/service-kit';
+import { BaseConfigSchema, loadConfig, runService, exitOnConfigError } from '@lakecams/service-kit';
 import { join } from 'node:path';
 import { Type } from 'typebox';
 import { imagingService } from './app.ts';
 import { createNatsImageStore } from './nats-image-store.ts';
 
-const config = loadConfig(
-  Type.Object({
-    NATS_URL: BaseConfigSchema.properties.NATS_URL,
-    BUS_NAMESPACE: BaseConfigSchema.properties.BUS_NAMESPACE,
-    NATS_STREAM_REPLICAS: BaseConfigSchema.properties.NATS_STREAM_REPLICAS,
-    /** `files` (a folder; shared volume across hosts) or `nats` (JetStream object store on NATS_URL). */
-    IMAGE_STORE: Type.Enum(['files', 'nats'], { default: 'files' }),
-    DATA_DIR: Type.String({ default: './data' }),
-    IMAGE_STORE_DIR: Type.Optional(Type.String()),
-    REPLICA_ID: Type.Optional(Type.String()),
-    DEMO_SOURCE: Type.Boolean({ default: false }),
-    DEMO_BACKFILL_MINUTES: Type.Integer({ minimum: 0, default: 60 }),
-    RETENTION_DAYS: Type.Integer({ minimum: 1, default: 14 }),
-    CAPTURE_TAKEOVER_SECONDS: Type.Integer({ minimum: 2, default: 20 }),
-  }),
+const config = exitOnConfigError(() =>
+  loadConfig(
+    Type.Object({
+      NATS_URL: BaseConfigSchema.properties.NATS_URL,
+      BUS_NAMESPACE: BaseConfigSchema.properties.BUS_NAMESPACE,
+      NATS_STREAM_REPLICAS: BaseConfigSchema.properties.NATS_STREAM_REPLICAS,
+      /** `files` (a folder; shared volume across hosts) or `nats` (JetStream object store on NATS_URL). */
+      IMAGE_STORE: Type.Enum(['files', 'nats'], { default: 'files' }),
+      DATA_DIR: Type.String({ default: './data' }),
+      IMAGE_STORE_DIR: Type.Optional(Type.String()),
+      REPLICA_ID: Type.Optional(Type.String()),
+      DEMO_SOURCE: Type.Boolean({ default: false }),
+      DEMO_BACKFILL_MINUTES: Type.Integer({ minimum: 0, default: 60 }),
+      RETENTION_DAYS: Type.Integer({ minimum: 1, default: 14 }),
+      CAPTURE_TAKEOVER_SECONDS: Type.Integer({ minimum: 2, default: 20 }),
+    }),
+  ),
 );
 
 if (config.IMAGE_STORE === 'nats' && !config.NATS_URL) throw new Error('IMAGE_STORE=nats needs NATS_URL');

@@ -1,6 +1,6 @@
 import { createBus } from '@lakecams/bus';
 import type { FastifyPluginOptions } from 'fastify';
-import { BaseConfigSchema, loadConfig } from './config.ts';
+import { BaseConfigSchema, exitOnConfigError, loadConfig } from './config.ts';
 import { databaseUrlFor } from './database-url.ts';
 import { createLogger, listenWithGrace } from './server.ts';
 import { buildServiceApp, type ServiceDefinition } from './service-app.ts';
@@ -10,7 +10,7 @@ export async function runService<Options extends FastifyPluginOptions>(
   definition: ServiceDefinition<Options>,
   options?: Options,
 ): Promise<void> {
-  const config = loadConfig(BaseConfigSchema);
+  const config = exitOnConfigError(() => loadConfig(BaseConfigSchema));
   const logger = createLogger(config.LOG_LEVEL, `svc-${definition.name}`);
   const bus = await createBus({
     natsUrl: config.NATS_URL,

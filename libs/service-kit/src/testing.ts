@@ -17,12 +17,22 @@ export async function createTestDatabase(
 }
 
 /** Database URLs named `<prefix>_<service>` on the test server, dropped together. */
-export function testDatabasePrefix(): { prefix: string; dropAll(services: readonly string[]): Promise<void> } {
+export function testDatabasePrefix(): {
+  prefix: string;
+  urlOf(service: string): string;
+  /** `DATABASE_URL_<SERVICE>` for each service, as a process started by a test reads them. */
+  environment(services: readonly string[]): Record<string, string>;
+  dropAll(services: readonly string[]): Promise<void>;
+} {
   const prefix = `lakecams_test_${randomBytes(4).toString('hex')}`;
+  const urlOf = (service: string) => withDatabase(TEST_DATABASE_SERVER, `${prefix}_${service}`);
   return {
     prefix,
+    urlOf,
+    environment: (services) =>
+      Object.fromEntries(services.map((service) => [`DATABASE_URL_${service.toUpperCase()}`, urlOf(service)])),
     dropAll: async (services) => {
-      for (const service of services) await dropDatabase(withDatabase(TEST_DATABASE_SERVER, `${prefix}_${service}`));
+      for (const service of services) await dropDatabase(urlOf(service));
     },
   };
 }

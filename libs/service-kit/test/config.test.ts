@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { describe, expect, it } from 'vitest';
-import { BaseConfigSchema, ConfigError, databaseUrlFor, loadConfig } from '../src/index.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { BaseConfigSchema, ConfigError, databaseUrlFor, exitOnConfigError, loadConfig } from '../src/index.ts';
 
 describe('configuration from the environment', () => {
   it('applies defaults and converts strings', () => {
@@ -22,5 +22,26 @@ describe('configuration from the environment', () => {
       'postgres://other/cams',
     );
     expect(databaseUrlFor('webcam', {})).toBeUndefined();
+  });
+
+  it('ends a command with the message of a configuration mistake, and lets other errors through', () => {
+    expect(exitOnConfigError(() => loadConfig(BaseConfigSchema, { PORT: '9000' })).PORT).toBe(9000);
+
+    const exit = vi.spyOn(process, 'exit').mockImplementation(() => undefined as never);
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      exitOnConfigError(() => loadConfig(BaseConfigSchema, { PORT: 'abc' }));
+      expect(printed).toHaveBeenCalledWith('Invalid configuration: PORT must be integer');
+      expect(exit).toHaveBeenCalledWith(1);
+      expect(() =>
+        exitOnConfigError(() => {
+          throw new TypeError('a bug');
+        }),
+      ).toThrow('a bug');
+      expect(exit).toHaveBeenCalledTimes(1);
+    } finally {
+      exit.mockRestore();
+      printed.mockRestore();
+    }
   });
 });
