@@ -33,7 +33,7 @@ export function firstAdminFromEnvironment(
   const missing = Object.entries(ADMIN_VARIABLES)
     .filter(([field]) => admin[field as keyof FirstAdmin] === '')
     .map(([, variable]) => variable);
-  if (missing.length === 3) return undefined;
+  if (missing.length === Object.keys(ADMIN_VARIABLES).length) return undefined;
   if (missing.length > 0) {
     throw new ConfigError(
       `Set ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD together, or none of them: ${missing.join(', ')} missing`,
