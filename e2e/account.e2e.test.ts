@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
 import { linkIn, waitForMail } from './mail-outbox.ts';
 import { signedInApi } from './portal-api.ts';
 
@@ -35,6 +35,7 @@ function newAccount(tag: string): Account {
 describe('accounts in the embedded portal (Chromium)', () => {
   let portal: RunningPortal;
   let browser: Browser;
+  closePagesAfterEachTest(() => browser);
   const errors: string[] = [];
 
   beforeAll(async () => {
@@ -308,6 +309,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
 
     await page.evaluate(() => Object.assign(window, { beforeExpiry: true }));
     const reloaded = page.waitForEvent('load');
+    reloaded.catch(() => undefined);
     // An authenticated call: the profile's code list answers 401, and so does the refresh.
     await menu(page).getByRole('link', { name: 'Mein Profil' }).click();
     await reloaded;
@@ -333,6 +335,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
 describe('the session with access tokens that live 3 seconds (Chromium)', () => {
   let portal: RunningPortal;
   let browser: Browser;
+  closePagesAfterEachTest(() => browser);
 
   beforeAll(async () => {
     portal = await startTestPortal({ rateLimitPerMinute: 1000, accessTokenTtlSeconds: 3 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { hashPassword } from '../svc-identity/src/passwords.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
-import { DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 /** A PNG of one colour (RGBA), small enough to build by hand. */
@@ -41,6 +41,7 @@ const NEW_CAMERA = 'Testkamera-Kempraten';
 describe('administration screens (Chromium)', () => {
   let portal: RunningPortal;
   let browser: Browser;
+  closePagesAfterEachTest(() => browser);
   /** The referer user's page, a partner site elsewhere: the configure page previews its picture. */
   const partnerUrl = 'https://hotel-seeblick.example/webcam';
   const errors: string[] = [];

@@ -1,4 +1,5 @@
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { afterEach } from 'vitest';
 
 /** Debian's Chromium, headless, with the background networking this closed network refuses turned off. */
 export const COOKIE_NOTICE_KEY = 'lakecams.cookie-notice-accepted';
@@ -9,20 +10,45 @@ export const COOKIE_NOTICE_KEY = 'lakecams.cookie-notice-accepted';
  */
 export async function launchChromium(options: { firstVisit?: boolean } = {}): Promise<Browser> {
   const browser = await launchPlainChromium();
-  if (options.firstVisit) return browser;
+  const open = new Set<BrowserContext>();
+  openContexts.set(browser, open);
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (contextOptions) => {
     const context = await newContext(contextOptions);
-    await context.addInitScript((key) => localStorage.setItem(key, 'yes'), COOKIE_NOTICE_KEY);
+    open.add(context);
+    context.once('close', () => open.delete(context));
+    if (!options.firstVisit) {
+      await context.addInitScript((key) => localStorage.setItem(key, 'yes'), COOKIE_NOTICE_KEY);
+    }
     return context;
   };
   browser.newPage = async (pageOptions) => {
     const context = await browser.newContext(pageOptions);
     const page = await context.newPage();
-    page.once('close', () => void context.close());
+    page.once('close', () => void closeQuietly(context));
     return page;
   };
   return browser;
+}
+
+const openContexts = new WeakMap<Browser, Set<BrowserContext>>();
+
+/** Closing twice, or after the browser went, is not an error worth an unhandled rejection. */
+function closeQuietly(context: BrowserContext): Promise<void> {
+  return context.close().catch(() => undefined);
+}
+
+/**
+ * Closes, after every test, the pages and contexts the test opened and did not close (a failed
+ * assertion skips its `page.close()`), so nothing of one test (listeners, waits, event streams)
+ * outlives it. Call once per file with a getter of the file's browser.
+ */
+export function closePagesAfterEachTest(browser: () => Browser | undefined): void {
+  afterEach(async () => {
+    const current = browser();
+    const open = current ? openContexts.get(current) : undefined;
+    if (open) await Promise.all([...open].map(closeQuietly));
+  });
 }
 
 function launchPlainChromium(): Promise<Browser> {

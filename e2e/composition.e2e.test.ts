@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -41,6 +41,7 @@ async function serveSecondMapBuild(dir: string): Promise<{ url: string; server: 
 describe('the embedded portal in Chromium', () => {
   let portal: RunningPortal;
   let browser: Browser;
+  closePagesAfterEachTest(() => browser);
 
   beforeAll(async () => {
     portal = await startTestPortal({ demoBackfillMinutes: 0 });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
-import { freePort, launchChromium } from './browser.ts';
+import { freePort, closePagesAfterEachTest, launchChromium } from './browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,6 +19,7 @@ describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
   let portal: ChildProcess;
   let url: string;
   let browser: Browser;
+  closePagesAfterEachTest(() => browser);
   let output = '';
 
   let dataDir: string;

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
 
 describe('the job dashboard for an administrator (Chromium)', () => {
   let portal: RunningPortal;
   let browser: Browser;
+  closePagesAfterEachTest(() => browser);
 
   beforeAll(async () => {
     portal = await startTestPortal({ demoBackfillMinutes: 0 });

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type CameraListItem, type Image, imageNameOf, SITE_NAME, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
@@ -10,7 +10,7 @@ import { type CaptureContext, captureTick } from '../svc-imaging/src/capture.ts'
 import type { CameraRow } from '../svc-imaging/src/database.ts';
 import { renderDemoImage } from '../svc-imaging/src/demo-source.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
-import { DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
 
 const PRIVACY_SECTIONS = [
@@ -47,6 +47,7 @@ describe('the public portal in Chromium', () => {
   let portal: RunningPortal;
   let tiles: TileServer;
   let browser: Browser;
+  closePagesAfterEachTest(() => browser);
   const errors: string[] = [];
 
   async function cameraList(): Promise<CameraListItem[]> {
@@ -174,11 +175,12 @@ describe('the public portal in Chromium', () => {
     });
     const scripts: FetchedScript[] = [];
     const pending: Promise<void>[] = [];
+    const readErrors: unknown[] = [];
     let remoteManifestRequests = 0;
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/remotes.json') remoteManifestRequests++;
     });
-    page.on('response', (response) => {
+    const collect = (response: Response) => {
       const url = new URL(response.url());
       if (!url.pathname.endsWith('.js')) return;
       const file = url.pathname.split('/').pop() ?? '';
@@ -195,13 +197,20 @@ describe('the public portal in Chromium', () => {
             fetched: (await response.request().sizes()).responseBodySize,
             encoding: (await response.headerValue('content-encoding')) ?? 'identity',
           });
-        })(),
+        })().catch((error: unknown) => {
+          // Held until the measurement ends: a rejection nobody awaits yet would be unhandled.
+          readErrors.push(error);
+        }),
       );
-    });
+    };
+    page.on('response', collect);
     await page.goto(`${portal.url}/`);
     await mapReady(page);
     await page.waitForLoadState('networkidle').catch(() => {});
+    // Scripts arriving after this point are not counted, and no body read may outlive the context.
+    page.off('response', collect);
     await Promise.all(pending);
+    if (readErrors.length > 0) throw readErrors[0];
     await page.waitForTimeout(300);
     const lcp = await page.evaluate(() => (window as unknown as { __lcp: { time: number; element: string } }).__lcp);
     await context.close();
@@ -441,8 +450,12 @@ describe('the public portal in Chromium', () => {
     const imaging = portal.services.imaging as unknown as Imaging;
     const camera = await imaging.cameraDirectory.byName(name);
     if (!camera) throw new Error(`No camera ${name} in svc-imaging`);
-    const streamOpen = (page: Page) =>
-      page.waitForResponse((response) => response.url().endsWith('/api/Events/stream'));
+    const streamOpen = (page: Page) => {
+      const opened = page.waitForResponse((response) => response.url().endsWith('/api/Events/stream'));
+      // Awaited below; should the test fail before, the page's closing must not leave a rejection unhandled.
+      opened.catch(() => undefined);
+      return opened;
+    };
 
     const cardsPage = await browser.newPage({ viewport: DESKTOP });
     const cardsStream = streamOpen(cardsPage);
