@@ -71,6 +71,23 @@ interface Durable {
   turn: number;
 }
 
+/** One message at a time, in arrival order, like a NATS subscription iterator. */
+function inOrder<T>(handler: Handler<T>, logger: BusLogger) {
+  let chain = Promise.resolve();
+  let active = true;
+  return {
+    receive(subject: string, payload: string): void {
+      chain = chain.then(async () => {
+        if (active) await runHandler(handler, { subject, data: JSON.parse(payload) as T }, logger);
+      });
+    },
+    idle: () => chain,
+    stop(): void {
+      active = false;
+    },
+  };
+}
+
 export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   const logger = options.logger ?? console;
   const eventLogLimit = options.eventLogLimit ?? DEFAULT_EVENT_LOG_LIMIT;
@@ -81,6 +98,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   const events: StoredEvent[] = [];
   let lastSeq = 0;
   const durables = new Map<string, Durable>();
+  const followers = new Set<Receiver>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -212,17 +230,11 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
     async subscribe<T>(subject: string, handler: Handler<T>, subscribeOptions?: SubscribeOptions) {
       ensureOpen();
-      // One message at a time per subscriber, in publish order, like a NATS subscription iterator.
-      let chain = Promise.resolve();
-      let active = true;
-      const subscription = listen(subject, subscribeOptions?.queue, (actual, payload) => {
-        chain = chain.then(async () => {
-          if (active) await runHandler(handler, { subject: actual, data: JSON.parse(payload) as T }, logger);
-        });
-      });
+      const serial = inOrder(handler, logger);
+      const subscription = listen(subject, subscribeOptions?.queue, serial.receive);
       return {
         unsubscribe: async () => {
-          active = false;
+          serial.stop();
           await subscription.unsubscribe();
         },
       };
@@ -231,9 +243,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     async publishEvent(subject, data) {
       ensureOpen();
       assertEventSubject(streamSubjects, subject);
-      events.push({ seq: ++lastSeq, subject, payload: encode(data) });
+      const payload = encode(data);
+      events.push({ seq: ++lastSeq, subject, payload });
       if (events.length > eventLogLimit) events.shift();
       for (const durable of durables.values()) pump(durable);
+      for (const follower of followers) {
+        if (subjectMatches(follower.pattern, subject)) follower.receive(subject, payload);
+      }
     },
 
     async consume<T>(handler: DurableHandler<T>, consumerOptions: DurableConsumerOptions) {
@@ -257,6 +273,24 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         unsubscribe: async () => {
           member.active = false;
           owner.members = owner.members.filter((other) => other !== member);
+        },
+      };
+    },
+
+    async follow<T>(subject: string, handler: Handler<T>) {
+      ensureOpen();
+      // The stored events first, then each new one.
+      const serial = inOrder(handler, logger);
+      const follower: Receiver = { pattern: subject, queue: undefined, receive: serial.receive };
+      for (const event of events) {
+        if (subjectMatches(subject, event.subject)) follower.receive(event.subject, event.payload);
+      }
+      followers.add(follower);
+      await serial.idle();
+      return {
+        unsubscribe: async () => {
+          serial.stop();
+          followers.delete(follower);
         },
       };
     },
@@ -305,6 +339,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     async close() {
       closed = true;
       receivers.clear();
+      followers.clear();
       for (const durable of durables.values()) {
         for (const member of durable.members) member.active = false;
         durable.members = [];

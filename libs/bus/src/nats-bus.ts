@@ -194,6 +194,34 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       };
     },
 
+    async follow<T>(subject: string, handler: Handler<T>) {
+      const wire = `${prefix}${subject}`;
+      // The last event stored now: the backlog is read once the follower has handled it.
+      const last = await jsm.streams.getMessage(stream, { last_by_subj: wire }).catch(() => null);
+      const backlogEnd = last?.seq ?? 0;
+      // An ordered consumer: ephemeral, one per caller, and it resumes by itself after a reconnect.
+      const consumer = await js.consumers.get(stream, { filter_subjects: wire, deliver_policy: DeliverPolicy.All });
+      const messages = await consumer.consume();
+      consumers.add(messages);
+      const { promise: caughtUp, resolve } = Promise.withResolvers<void>();
+      if (backlogEnd === 0) resolve();
+      background(logger, 'event follower', async () => {
+        for await (const msg of messages) {
+          const data = decode<T>(msg, logger);
+          if (data) await runHandler(handler, { subject: eventFromWire(msg.subject), data: data.value }, logger);
+          if (msg.seq >= backlogEnd) resolve();
+        }
+        resolve();
+      });
+      await caughtUp;
+      return {
+        unsubscribe: async () => {
+          consumers.delete(messages);
+          await messages.close();
+        },
+      };
+    },
+
     async request<R>(subject: string, data: unknown, requestOptions?: RequestOptions) {
       const timeout = requestOptions?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
       let reply: Msg;

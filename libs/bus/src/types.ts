@@ -56,6 +56,12 @@ export interface Bus {
   /** Persist an event; resolves once the bus has stored it. */
   publishEvent(subject: string, data: unknown): Promise<void>;
   consume<T = unknown>(handler: DurableHandler<T>, options: DurableConsumerOptions): Promise<Subscription>;
+  /**
+   * Read every stored event on `subject` (wildcards allowed), oldest first, then each new one as it is
+   * stored: each caller reads them all (nothing shared, nothing acked), e.g. every replica keeping the same
+   * in-memory list. Resolves once the events stored before the call were handled.
+   */
+  follow<T = unknown>(subject: string, handler: Handler<T>): Promise<Subscription>;
   request<R = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<R>;
   /** Answer requests on a subject; responders in the same queue group share the load. */
   respond<T = unknown, R = unknown>(

@@ -345,6 +345,42 @@ export function describeBusContract(name: string, makeBus: () => Promise<Bus>, o
       });
     });
 
+    describe('follow', () => {
+      test('gives every follower every stored event, oldest first, then each new one', async () => {
+        const bus = await open();
+        await bus.publishEvent(subject('revoked.a'), 1);
+        await bus.publishEvent(subject('other.a'), 'not followed');
+        await bus.publishEvent(subject('revoked.b'), 2);
+        const first: unknown[] = [];
+        const second: unknown[] = [];
+        await bus.follow(subject('revoked.*'), (message) => void first.push([message.subject, message.data]));
+        // Resolved only once the stored events were handled: a replica knows them before it serves.
+        expect(first).toEqual([
+          [subject('revoked.a'), 1],
+          [subject('revoked.b'), 2],
+        ]);
+        const later = await bus.follow(subject('revoked.*'), (message) => void second.push(message.data));
+        expect(second).toEqual([1, 2]);
+
+        await bus.publishEvent(subject('revoked.c'), 3);
+        await waitUntil(() => first.length === 3 && second.length === 3, 'both followers read the new event');
+        await later.unsubscribe();
+        await bus.publishEvent(subject('revoked.d'), 4);
+        await waitUntil(() => first.length === 4, 'the remaining follower read the next event');
+        await sleep(200);
+        expect(second).toEqual([1, 2, 3]);
+      });
+
+      test('resolves at once when nothing is stored', async () => {
+        const bus = await open();
+        const received: unknown[] = [];
+        await bus.follow(subject('nothing.>'), (message) => void received.push(message.data));
+        expect(received).toEqual([]);
+        await bus.publishEvent(subject('nothing.yet'), 'now');
+        await waitUntil(() => received.length === 1, 'the new event arrived');
+      });
+    });
+
     describe('request / respond', () => {
       test('answers a request', async () => {
         const bus = await open();
