@@ -75,6 +75,11 @@ export interface CodeAssignment {
   assignedAt: string;
 }
 
+/** A code assignment as administrators list it (GetAllCodes): with its owner's email. */
+export interface OwnedCodeAssignment extends CodeAssignment {
+  email: string;
+}
+
 export const CAPTCHA_ACTIONS = ['register', 'contact'] as const;
 export type CaptchaAction = (typeof CAPTCHA_ACTIONS)[number];
 
@@ -98,3 +103,14 @@ export const REFRESH_COOKIE = 'refreshToken';
  * `<img>` and the job dashboard. Accepted only on routes that opt in, all of them read-only.
  */
 export const ACCESS_COOKIE = 'lakecams_access';
+/**
+ * The user an Admin acts as, for the same cookie-authenticated requests (pictures): set and cleared by the
+ * page's session, honoured only together with a verified Admin access cookie.
+ */
+export const IMPERSONATE_COOKIE = 'lakecams_impersonate';
+
+/** Access tokens whose `jti` or `sid` is in `ids` are refused until `expiresAt` (ISO time), when they expire anyway. */
+export interface AccessRevocation {
+  ids: string[];
+  expiresAt: string;
+}

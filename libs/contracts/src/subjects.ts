@@ -16,5 +16,7 @@ export const SUBJECTS = {
   captureFailed: 'imaging.capture.failed',
   imagesPruned: 'imaging.images.pruned',
   userChanged: 'identity.user.changed',
+  /** `AccessRevocation`: access tokens refused from now on (log-off); every replica of every service follows it. */
+  accessRevoked: 'identity.access.revoked',
   mailSend: 'mail.send',
 } as const;

@@ -1,7 +1,8 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ACCESS_COOKIE } from '@lakecams/contracts';
+import { ACCESS_COOKIE, type AccessRevocation, IMPERSONATE_COOKIE, SUBJECTS } from '@lakecams/contracts';
+import { createRevokedAccess } from '../revoked-access.ts';
 import { errorBody } from './errors.ts';
 
 /** Who is calling: the verified user, and the user they act as (differs only for an impersonating Admin). */
@@ -14,7 +15,13 @@ export interface Principal {
 interface AccessTokenClaims {
   sub: string;
   role?: string | string[];
+  /** Token id and session (refresh token family) id: what a log-off revokes. */
+  jti?: string;
+  sid?: string;
 }
+
+/** Whether a user id names a user this service knows. */
+export type UserDirectory = (userId: string) => Promise<boolean>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,6 +38,10 @@ declare module 'fastify' {
     requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /** preHandler factory: 401 when anonymous, 403 unless the verified caller has the role. */
     requireRole(role: string): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Where impersonated users are looked up: an Admin impersonating an unknown user gets 404. */
+    useUserDirectory(directory: UserDirectory): void;
+    /** Refuse these token or session ids on this replica at once (the bus tells the others). */
+    revokeAccess(revocation: AccessRevocation): void;
   }
 }
 
@@ -57,8 +68,9 @@ function rolesOf(claims: AccessTokenClaims): string[] {
 }
 
 /**
- * Verifies bearer access tokens with svc-identity's public key and applies the impersonation rule:
- * the `Impersonate` header is honoured only for a verified Admin; anybody else gets 403.
+ * Verifies bearer access tokens with svc-identity's public key, refuses revoked ones (log-off, followed on the
+ * bus) and applies the impersonation rule: the `Impersonate` header is honoured only for a verified Admin,
+ * anybody else gets 403; cookie-authenticated reads follow the impersonation cookie of an Admin alone.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { publicKey?: string | undefined }) => {
@@ -74,6 +86,20 @@ export const authPlugin = fp(
     app.decorateRequest('principal', null);
     app.decorateRequest('authError', null);
 
+    const revoked = createRevokedAccess();
+    const revoke = ({ ids, expiresAt }: AccessRevocation) => revoked.revoke(ids, Date.parse(expiresAt));
+    app.decorate('revokeAccess', revoke);
+    if (app.hasDecorator('bus')) {
+      // Every replica reads every revocation, the still valid ones of the past included, before it serves.
+      const following = await app.bus.follow<AccessRevocation>(SUBJECTS.accessRevoked, ({ data }) => revoke(data));
+      app.addHook('onClose', async () => following.unsubscribe());
+    }
+    let userDirectory: UserDirectory | undefined;
+    app.decorate('useUserDirectory', (directory: UserDirectory) => {
+      userDirectory = directory;
+    });
+    const isKnownUser = async (userId: string) => !userDirectory || (await userDirectory(userId));
+
     app.addHook('onRequest', async (request, reply) => {
       const authorization = request.headers.authorization;
       const impersonate = request.headers.impersonate;
@@ -87,7 +113,11 @@ export const authPlugin = fp(
           const claims = cookieToken
             ? app.jwt.verify<AccessTokenClaims>(cookieToken)
             : await request.jwtVerify<AccessTokenClaims>();
-          request.principal = { userId: claims.sub, roles: rolesOf(claims), actingUserId: claims.sub };
+          if (revoked.isRevoked([claims.jti, claims.sid])) {
+            request.authError = 'The access token was revoked (logged off)';
+          } else {
+            request.principal = { userId: claims.sub, roles: rolesOf(claims), actingUserId: claims.sub };
+          }
         } catch {
           // A stale token must not block public calls such as the token refresh itself.
           request.authError = 'Invalid or expired access token';
@@ -100,7 +130,15 @@ export const authPlugin = fp(
           return reply.code(403).send(errorBody(403, 'Only administrators may impersonate'));
         }
         if (!UUID.test(impersonate)) return reply.code(400).send(errorBody(400, 'Impersonate must be a user id'));
-        request.principal.actingUserId = impersonate.toLowerCase();
+        const actingUserId = impersonate.toLowerCase();
+        if (!(await isKnownUser(actingUserId))) return reply.code(404).send(errorBody(404, 'No such user'));
+        request.principal.actingUserId = actingUserId;
+        return;
+      }
+      // Pictures cannot carry a header: an Admin's impersonation comes as a cookie, anybody else's is ignored.
+      const cookieActing = cookieToken ? cookieValue(request.headers.cookie, IMPERSONATE_COOKIE)?.toLowerCase() : '';
+      if (cookieActing && request.principal?.roles.includes(ADMIN_ROLE) && UUID.test(cookieActing)) {
+        if (await isKnownUser(cookieActing)) request.principal.actingUserId = cookieActing;
       }
     });
 
