@@ -62,7 +62,10 @@ describe('npm run start:distributed on the local PostgreSQL and NATS', () => {
         }
       };
       portal.stdout?.on('data', check);
-      portal.once('exit', () => reject(new Error(`distributed portal exited:\n${output}`)));
+      portal.once('exit', () => {
+        clearTimeout(timer);
+        reject(new Error(`distributed portal exited:\n${output}`));
+      });
     });
     browser = await launchChromium();
   });

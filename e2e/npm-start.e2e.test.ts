@@ -17,6 +17,9 @@ interface Run {
 }
 
 /** `npm start` as the README has it, in its own process group like a terminal's foreground job. */
+/** Every group started, so that one that never came up is stopped too. */
+const spawned: ChildProcess[] = [];
+
 async function npmStart(env: Record<string, string>): Promise<Run> {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -24,6 +27,7 @@ async function npmStart(env: Record<string, string>): Promise<Run> {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.push(child);
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
@@ -39,13 +43,17 @@ async function npmStart(env: Record<string, string>): Promise<Run> {
         resolve();
       }
     });
-    child.once('exit', () => reject(new Error(`npm start exited:\n${output}`)));
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited:\n${output}`));
+    });
   });
   return { process: child, output: () => output };
 }
 
 /** Ctrl-C or a stop signal to the whole group; resolves once the portal said it stopped and exited. */
-async function stop(run: Run, signal: NodeJS.Signals): Promise<void> {
+async function stop(run: Run | undefined, signal: NodeJS.Signals): Promise<void> {
+  if (!run) throw new Error('The portal was not started');
   const exited = new Promise((resolve) => run.process.once('exit', resolve));
   process.kill(-(run.process.pid as number), signal);
   await exited;
@@ -92,7 +100,7 @@ describe('npm start: one command, one process, and a clean stop', () => {
   });
 
   afterAll(async () => {
-    if (run?.process.pid && groupAlive(run.process.pid)) process.kill(-run.process.pid, 'SIGKILL');
+    for (const child of spawned) if (child.pid && groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL');
     if (existsSync(join(dataDir, 'postgres', 'postmaster.pid'))) {
       const pid = Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
       process.kill(pid, 'SIGINT');
@@ -146,7 +154,7 @@ describe('npm start: one command, one process, and a clean stop', () => {
   });
 
   it('stops everything on Ctrl-C, PostgreSQL included, without errors', async () => {
-    await stop(run as Run, 'SIGINT');
+    await stop(run, 'SIGINT');
     expect(run?.output()).toContain('Stopping the portal (SIGINT)');
     expect(run?.output()).not.toMatch(/"level":(40|50|60)(?![^\n]*demo administrator created)/);
     expect(postgresRunning(dataDir)).toBe(false);
@@ -162,7 +170,7 @@ describe('npm start: one command, one process, and a clean stop', () => {
   });
 
   it('stops on SIGTERM too', async () => {
-    await stop(run as Run, 'SIGTERM');
+    await stop(run, 'SIGTERM');
     expect(run?.output()).toContain('Stopping the portal (SIGTERM)');
     expect(postgresRunning(dataDir)).toBe(false);
   });

@@ -1,11 +1,11 @@
 import { type CameraListItem, SERVICES } from '@lakecams/contracts';
 import { buildGateway, type ServiceTargets } from '@lakecams/gateway';
-import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import { buildServiceApp, createLogger, generateSigningKeys, publishEvent, type ServiceApp } from '@lakecams/service-kit';
 import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { solveCaptcha } from '../../svc-identity/test/helpers.ts';
 import { type RunningPortal, serviceOptionsFor, startPortal } from '../portal.ts';
 
@@ -166,15 +166,23 @@ describe('embedded portal: gateway and four services in one process, real Postgr
     const response = await fetch(`${portal.url}/api/Events/stream`, { signal: controller.signal });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    // The stream never ends by itself: closed however the test ends.
+    onTestFinished(() => controller.abort());
     const [camera] = (await (await fetch(`${portal.url}/api/Webcam/GetCameras?name=Richterswil`)).json()) as {
       id: number;
     }[];
     const image = { webcamId: camera?.id, name: '209901010000', lat: 47.2, lng: 8.7, direction: 10 };
     // As svc-imaging announces a capture; open pages hear of it once svc-webcam's list shows it.
-    await portal.services.imaging.bus.publishEvent('imaging.image.captured', image);
+    await portal.services.imaging.db
+      .transaction()
+      .execute((trx) => publishEvent(trx, 'imaging.image.captured', image));
     let received = '';
     // Other demo pictures may arrive first.
-    while (!received.includes(JSON.stringify(image))) received += new TextDecoder().decode((await reader.read()).value);
+    while (!received.includes(JSON.stringify(image))) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`The event stream ended before the picture was announced: ${received}`);
+      received += new TextDecoder().decode(value);
+    }
     expect(received).toContain(`data: ${JSON.stringify(image)}`);
     controller.abort();
     const listed = (await (await fetch(`${portal.url}/api/Webcam/GetImages?name=Richterswil`)).json()) as {
