@@ -162,6 +162,38 @@ describe('camera setup', () => {
     expect(within(baseGroup()).getByText('0 * * * *')).toBeTruthy();
   });
 
+  it('keeps both save buttons disabled, with the message, while the cron is not one croner reads', async () => {
+    const { fake } = await openPage({ '/api/Referer/SetLayer/layer': () => textResponse('11') });
+    fireEvent.click(await screen.findByRole('button', { name: 'Layer 11 bearbeiten' }));
+    const dialog = screen.getByRole('dialog', { name: 'Basis-Layer: Layer 11 bearbeiten' });
+    fireEvent.change(within(dialog).getByLabelText('Neues Bild des Layers'), { target: { files: [png()] } });
+    const buttons = ['Mit Bild speichern', 'Speichern, Bild behalten'].map(
+      (name) => within(dialog).getByRole('button', { name }) as HTMLButtonElement,
+    );
+    for (const cron of [
+      '99 99 99 99 99',
+      '*/0 * * * *',
+      '60-0 * * * *',
+      '5-1/0 * * * *',
+      '1,,2 * * * *',
+      '- * * * *',
+    ]) {
+      fireEvent.change(within(dialog).getByLabelText('Cron'), { target: { value: cron } });
+      expect(within(dialog).getByText('This is not a cron definition'), cron).toBeTruthy();
+      expect(
+        buttons.map((button) => button.disabled),
+        cron,
+      ).toEqual([true, true]);
+      await act(async () => {
+        fireEvent.submit(within(dialog).getByRole('form', { name: 'Layer' }));
+      });
+    }
+    expect(fake.requestsTo('/api/Referer/SetLayer/layer')).toHaveLength(0);
+    fireEvent.change(within(dialog).getByLabelText('Cron'), { target: { value: '*/15 * * * *' } });
+    expect(within(dialog).queryByText('This is not a cron definition')).toBeNull();
+    expect(buttons.map((button) => button.disabled)).toEqual([false, false]);
+  });
+
   it('treats an empty layer id in the answer as a failure (spec §8)', async () => {
     await openPage({ '/api/Referer/SetLayer/layer': () => textResponse('') });
     fireEvent.click(await screen.findByRole('button', { name: 'Layer hinzufügen (Offline-Layer)' }));

@@ -1,12 +1,9 @@
-import { QUALITIES, type Quality } from '@lakecams/contracts';
+import { MAX_PICTURE_PIXELS, QUALITIES, type Quality } from '@lakecams/contracts';
 import sharp, { type OutputInfo } from 'sharp';
 import { JPEG_QUALITY, QUALITY_WIDTHS } from './quality.ts';
 
 // Files are written once and read by the delivery path, sharp's cache only holds memory.
 sharp.cache(false);
-
-/** 8K is the largest camera we expect; bigger inputs are refused before decoding. */
-export const MAX_INPUT_PIXELS = 7680 * 4320;
 
 export interface QualityVariants {
   width: number;
@@ -24,7 +21,7 @@ export async function deriveQualityVariants(input: Buffer): Promise<QualityVaria
   let decoded: { data: Buffer; info: OutputInfo };
   let format: string | undefined;
   try {
-    const image = sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS }).rotate();
+    const image = sharp(input, { failOn: 'error', limitInputPixels: MAX_PICTURE_PIXELS }).rotate();
     format = (await image.metadata()).format;
     decoded = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   } catch (error) {

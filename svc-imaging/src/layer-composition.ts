@@ -1,5 +1,6 @@
 import type { LayerLevel } from '@lakecams/contracts';
-import { Cron } from 'croner';
+import { layerCron } from '@lakecams/contracts/cron';
+import type { Cron } from 'croner';
 import sharp from 'sharp';
 import { JPEG_QUALITY } from './quality.ts';
 
@@ -26,18 +27,14 @@ function wallClock(imageName: string): Date {
   return new Date(Date.UTC(n(0, 4), n(4, 6) - 1, n(6, 8), n(8, 10), n(10, 12)));
 }
 
-const patterns = new Map<string, Cron>();
+const patterns = new Map<string, Cron | null>();
 function cronMatches(pattern: string, at: Date): boolean {
   let cron = patterns.get(pattern);
-  if (!cron) {
-    try {
-      cron = new Cron(pattern, { paused: true, utcOffset: 0 });
-    } catch {
-      return false;
-    }
+  if (cron === undefined) {
+    cron = layerCron(pattern);
     patterns.set(pattern, cron);
   }
-  return cron.match(at);
+  return cron?.match(at) ?? false;
 }
 
 /**

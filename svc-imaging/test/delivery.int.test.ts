@@ -121,6 +121,21 @@ describe('image delivery at the quality each caller is entitled to', () => {
     expect(stale.statusCode).toBe(200);
   });
 
+  it('answers 304 to If-None-Match with a weak tag, a list holding the tag, or *', async () => {
+    const etag = String((await widthFor()).response.headers.etag);
+    for (const condition of [`W/${etag}`, `"x", ${etag}`, '*']) {
+      const response = await app.inject({
+        url: '/api/Image/Get/camera/Seesicht.jpg',
+        headers: { 'if-none-match': condition },
+      });
+      expect([response.statusCode, response.rawPayload.length], condition).toEqual([304, 0]);
+      expect(response.headers.etag).toBe(etag);
+      expect(response.headers['cache-control']).toBe('public, max-age=30, must-revalidate');
+    }
+    const other = await app.inject({ url: '/api/Image/Get/camera/Seesicht.jpg', headers: { 'if-none-match': '"x"' } });
+    expect(other.statusCode).toBe(200);
+  });
+
   const positionCases = Object.entries(POSITION_RULES).flatMap(([field, rule]) =>
     ruleViolations(field, rule).map((v) => ({ ...v, field })),
   );

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
@@ -38,6 +39,23 @@ async function pixel(image: Buffer, x: number, y: number): Promise<Rgb> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   return [data[0] as number, data[1] as number, data[2] as number];
+}
+/** A PNG of this size by its header, with one row of data: sharp reads the size without decoding. */
+function pngHeaderOf(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const framing = Buffer.alloc(8);
+    framing.writeUInt32BE(data.length, 0);
+    framing.writeUInt32BE(crc32(body), 4);
+    return Buffer.concat([framing.subarray(0, 4), body, framing.subarray(4)]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2], 8); // 8-bit RGB
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const row = deflateSync(Buffer.alloc(1 + width * 3));
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', row), chunk('IEND', Buffer.alloc(0))]);
 }
 const near = (actual: Rgb, expected: Rgb) => actual.every((v, i) => Math.abs(v - (expected[i] as number)) <= 24);
 const BLUE: Rgb = [0, 0, 255];
@@ -130,7 +148,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
   }
   const capture = (at: Date, picture = blue) =>
     captureTick({ ...imaging.captureContext, source: async () => picture }, camera, at);
-  const setLayer = async (level: string, image: Buffer, extra: Record<string, string> = {}) => {
+  const postLayer = (level: string, image: Buffer, extra: Record<string, string> = {}) => {
     const body = new FormData();
     const fields = {
       url: PAGE,
@@ -143,12 +161,10 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     };
     for (const [name, value] of Object.entries(fields)) body.append(name, value);
     body.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'layer.png');
-    const response = await referer.inject({
-      method: 'POST',
-      url: '/api/Referer/SetLayer/layer',
-      headers: rita,
-      payload: body,
-    });
+    return referer.inject({ method: 'POST', url: '/api/Referer/SetLayer/layer', headers: rita, payload: body });
+  };
+  const setLayer = async (level: string, image: Buffer, extra: Record<string, string> = {}) => {
+    const response = await postLayer(level, image, extra);
     expect(response.statusCode, response.body).toBe(200);
     return Number(response.body);
   };
@@ -211,6 +227,39 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     await deleteLayer(base);
   });
 
+  it('previews the page exactly as it gets it, though its owner has a quality of her own for the camera', async () => {
+    const base = await setLayer('BASE', await solid('#ff0000', 960, 540));
+    const configure = await webcam.inject({
+      method: 'POST',
+      url: `/api/Webcam/SetConfiguration/configuration?webcamId=${camera.webcamId}&userId=${RITA}&quality=FULL`,
+      headers: admin,
+    });
+    expect(configure.body).toBe('true');
+    await until(async () => (await get('Ufer.jpg', rita)).headers['x-image-quality'] === 'FULL; own configuration');
+    await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`b${base}.`));
+
+    const preview = await get(`Ufer.jpg?page=${encodeURIComponent(PAGE)}`, rita);
+    const visitor = await get('Ufer.jpg', { referer: PAGE });
+    expect(preview.headers['x-image-quality']).toBe('POOR; referer booking');
+    expect(preview.headers['x-image-layers']).toBe(visitor.headers['x-image-layers']);
+    expect(preview.headers.etag).toBe(visitor.headers.etag);
+    expect(preview.rawPayload.equals(visitor.rawPayload)).toBe(true);
+    expect(near(await pixel(preview.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+
+    const [own] = (
+      await webcam.inject({
+        url: `/api/Webcam/GetConfiguration/configuration?webcamId=${camera.webcamId}`,
+        headers: admin,
+      })
+    ).json() as { id: number }[];
+    await webcam.inject({
+      method: 'DELETE',
+      url: `/api/Webcam/RemoveConfiguration/configuration?configurationId=${own?.id}`,
+      headers: admin,
+    });
+    await deleteLayer(base);
+  });
+
   it('rotates the advertisements so that with N of them each shows on every Nth image', async () => {
     const colors: Record<string, Rgb> = {};
     for (const [color, rgb] of [
@@ -270,6 +319,26 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     expect([minute, imageNameOf(new Date())]).toContain(current.headers['x-image-name']);
     expect(near(await pixel(current.rawPayload, 100, 100), [255, 136, 0])).toBe(true);
   });
+  it('refuses a 20000 × 20000 picture as too large, naming the limit, as a camera upload and as a layer', async () => {
+    const huge = pngHeaderOf(20_000, 20_000);
+    const limit = 'The picture is too large: at most 33177600 pixels (7680 × 4320)';
+    const body = new FormData();
+    body.append('file', new Blob([new Uint8Array(huge)], { type: 'image/png' }), 'huge.png');
+    const before = (await get('Ufer.jpg')).headers['x-image-name'];
+    const upload = await imaging.inject({
+      method: 'POST',
+      url: `/api/Image/Upload?webcamId=${camera.webcamId}`,
+      headers: admin,
+      payload: body,
+    });
+    expect([upload.statusCode, upload.json().message]).toEqual([413, limit]);
+    expect((await get('Ufer.jpg')).headers['x-image-name']).toBe(before);
+    const layer = await postLayer('BASE', huge);
+    expect([layer.statusCode, layer.json().message]).toEqual([413, limit]);
+    // 8K itself is within the limit.
+    expect((await postLayer('BASE', pngHeaderOf(7680, 4320))).json().message).toBe('The file is not an image');
+  });
+
   it('replaces the picture of a frozen camera with the offline layer, with the base layer over it', async () => {
     const offline = await setLayer('OFFLINE', await solid('#00ff00', 1920, 1080));
     const base = await setLayer('BASE', await solid('#ff0000', 100, 100));

@@ -175,6 +175,11 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       headers: { ...rita, 'if-none-match': String(image.headers.etag) },
     });
     expect(again.statusCode).toBe(304);
+    const weak = await referer.inject({
+      url: `/api/Referer/GetLayerImage/layerimage?layerId=${id}&cameraId=${booked}`,
+      headers: { ...rita, 'if-none-match': `"x", W/${image.headers.etag}` },
+    });
+    expect(weak.statusCode).toBe(304);
     await expect.poll(() => layerEvents.find((e) => e.layer.id === id)).toMatchObject({ deleted: false });
     const chunk = await bus.request<LayerImageChunk>(SUBJECTS.layerImage, { layerId: id, offset: 0 });
     expect(Buffer.from(chunk.data, 'base64').equals(image.rawPayload)).toBe(true);
@@ -203,6 +208,16 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       [newLayer('TIME', { cron: '' }), red, 400, 'Cron definition wird benötigt'],
       [newLayer('TIME', { cron: 'every minute' }), red, 400, 'This is not a cron definition'],
       [newLayer('TIME', { cron: '* * * *' }), red, 400, 'This is not a cron definition'],
+      // croner, which schedules layers, refuses these; a five-field look is not enough.
+      ...['99 99 99 99 99', '*/0 * * * *', '60-0 * * * *', '5-1/0 * * * *', '1,,2 * * * *', '- * * * *'].map(
+        (cron): [Record<string, string>, Buffer, number, string] => [
+          newLayer('TIME', { cron }),
+          red,
+          400,
+          'This is not a cron definition',
+        ],
+      ),
+      [newLayer('TIME', { cron: '0 0 * * * *' }), red, 400, 'This is not a cron definition'],
       [newLayer('SOMETIMES'), red, 400, 'Level must be one of BASE, TIME, OFFLINE'],
       [newLayer('TIME', { cameraId: 'x' }), red, 400, 'cameraId must be a camera id'],
       [newLayer('TIME', { enabled: 'maybe' }), red, 400, 'enabled must be true or false'],

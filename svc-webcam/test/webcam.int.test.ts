@@ -127,6 +127,11 @@ describe('svc-webcam on real PostgreSQL', () => {
       headers: { 'if-none-match': String(first.headers.etag) },
     });
     expect(unchanged.statusCode).toBe(304);
+    // RFC 9110: weak comparison, a list, and * all name the current list.
+    for (const condition of [`W/${first.headers.etag}`, `"x", ${first.headers.etag}`, '*']) {
+      const conditional = await app.inject({ url: '/api/Webcam/GetImages', headers: { 'if-none-match': condition } });
+      expect([conditional.statusCode, conditional.headers.etag], condition).toEqual([304, first.headers.etag]);
+    }
 
     const webcamId = items.find((i) => i.webcam.name === 'Maennedorf')?.webcam.id as number;
     await bus.publishEvent(SUBJECTS.imageCaptured, {

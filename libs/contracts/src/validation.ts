@@ -14,6 +14,8 @@ export interface FieldRule {
   oneOf?: { values: readonly string[]; message: string };
   /** A number within these bounds (inclusive); `integer` also refuses fractions. */
   range?: { min: number; max: number; integer?: boolean; message: string };
+  /** A check a pattern cannot express (e.g. a parser's), after the pattern. */
+  satisfies?: { test: (text: string) => boolean; message: string };
 }
 
 export type FormRules = Readonly<Record<string, FieldRule>>;
@@ -124,6 +126,7 @@ export const CODE_RULES = { code } as const satisfies FormRules;
 
 /** A http(s) URL (camera patterns, referer pages). */
 export const HTTP_URL_PATTERN = '^https?://[^\\s/$.?#][^\\s]*$';
+export const CRON_MESSAGE = 'This is not a cron definition';
 /** Five cron fields: minute, hour, day of month, month, day of week. */
 export const CRON_PATTERN =
   '^\\s*([0-9*/,-]+)\\s+([0-9*/,-]+)\\s+([0-9*/,?LW-]+)\\s+([0-9A-Za-z*/,-]+)\\s+([0-9A-Za-z*/,?L#-]+)\\s*$';
@@ -179,13 +182,7 @@ export const REFERER_RULES = {
   userEmail: { required: 'User wird benötigt' },
 } as const satisfies FormRules;
 
-/** Spec §5 "Layer cron". */
-export const LAYER_RULES = {
-  cron: {
-    required: 'Cron definition wird benötigt',
-    pattern: { value: CRON_PATTERN, message: 'This is not a cron definition' },
-  },
-} as const satisfies FormRules;
+// Spec §5 "Layer cron": LAYER_RULES in cron.ts (`@lakecams/contracts/cron`), checked by croner.
 
 const compiled = new Map<string, RegExp>();
 function regex(source: string): RegExp {
@@ -204,6 +201,7 @@ export function validateField(rule: FieldRule, value: unknown, values: object = 
   if (rule.minLength && text.length < rule.minLength.value) return rule.minLength.message;
   if (rule.maxLength && text.length > rule.maxLength.value) return rule.maxLength.message;
   if (rule.pattern && !regex(rule.pattern.value).test(text)) return rule.pattern.message;
+  if (rule.satisfies && !rule.satisfies.test(text)) return rule.satisfies.message;
   if (rule.oneOf && !rule.oneOf.values.includes(text)) return rule.oneOf.message;
   if (rule.range) {
     const number = Number(text);

@@ -25,7 +25,8 @@ describe('contracts', () => {
 });
 
 describe('administration rules', async () => {
-  const { validateForm, CAMERA_RULES, POSITION_RULES, LAYER_RULES, REFERER_RULES } = await import('../src/index.ts');
+  const { validateForm, CAMERA_RULES, POSITION_RULES, REFERER_RULES } = await import('../src/index.ts');
+  const { LAYER_RULES, isCronDefinition } = await import('../src/cron.ts');
   it('accepts a sensible camera and refuses out-of-range values', () => {
     const camera = {
       name: 'Neue-Kamera',
@@ -53,9 +54,39 @@ describe('administration rules', async () => {
   it('knows five-field crons and urls', () => {
     for (const cron of ['* * * * *', '*/5 8-18 * * 1-5', '0 12 1 1 *'])
       expect(validateForm(LAYER_RULES, { cron })).toEqual({});
-    for (const cron of ['* * * *', 'every minute', '* * * * * *'])
+    for (const cron of ['* * * *', 'every minute', '* * * * * *', '@daily'])
       expect(validateForm(LAYER_RULES, { cron }).cron).toBe('This is not a cron definition');
     expect(validateForm(REFERER_RULES, { url: 'https://partner.example/seite', userEmail: 'a@b.ch' })).toEqual({});
     expect(validateForm(REFERER_RULES, { url: 'partner.example', userEmail: 'a@b.ch' }).url).toBe('This is not a url');
+  });
+  it('reads crons as croner, which schedules the layers, does', () => {
+    for (const cron of ['0 0 L * *', '0 8 * * MON-FRI', '0 0 ? * 1#2', '15 6 29 2 *', ' */5 * * * * '])
+      expect(isCronDefinition(cron), cron).toBe(true);
+    // Values out of range, a step of 0, backwards ranges, empty list entries, and a day that never comes.
+    for (const cron of [
+      '99 99 99 99 99',
+      '*/0 * * * *',
+      '60-0 * * * *',
+      '5-1/0 * * * *',
+      '1,,2 * * * *',
+      '- * * * *',
+      '0 24 * * *',
+      '0 0 31 2 *',
+    ]) {
+      expect(isCronDefinition(cron), cron).toBe(false);
+      expect(validateForm(LAYER_RULES, { cron }).cron, cron).toBe('This is not a cron definition');
+    }
+  });
+  it('keeps croner out of the main entry, which the home page bundles', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const pending = ['index.ts'];
+    for (const seen = new Set<string>(); pending.length > 0; ) {
+      const file = pending.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const source = await readFile(new URL(`../src/${file}`, import.meta.url), 'utf8');
+      expect(source, file).not.toMatch(/from '(croner|\.\/cron\.ts)'/);
+      for (const [, local] of source.matchAll(/from '\.\/([\w-]+\.ts)'/g)) pending.push(local as string);
+    }
   });
 });

@@ -1,4 +1,5 @@
 export { booleanTextResponse, BooleanText, replyTrue } from './boolean-text.ts';
+export { ifNoneMatchHits, replyNotModified } from './conditional-request.ts';
 export {
   BaseConfigSchema,
   type BaseConfig,

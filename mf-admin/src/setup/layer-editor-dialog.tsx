@@ -1,4 +1,5 @@
-import { LAYER_RULES, type Layer, validateForm } from '@lakecams/contracts';
+import { type Layer, validateForm } from '@lakecams/contracts';
+import { LAYER_RULES } from '@lakecams/contracts/cron';
 import { FormActions, ModalDialog, TextField, useForm } from '@lakecams/ui-kit';
 import { useEffect, useId, useState } from 'react';
 import { ActionFailure, useAction } from '../shared/use-action.tsx';
@@ -40,6 +41,9 @@ export function LayerEditorDialog({
     return () => URL.revokeObjectURL(url);
   }, [file]);
 
+  // The message shows at once: it is why the save buttons are disabled.
+  const cronField = { ...form.field('cron'), error: form.errors.cron ?? null };
+
   async function save(withImage: boolean) {
     if (!form.attemptSubmit() || (withImage && !file)) return;
     const changed = { ...layer, cron: form.values.cron.trim(), enabled };
@@ -65,7 +69,7 @@ export function LayerEditorDialog({
         }}
       >
         <TextField
-          field={form.field('cron')}
+          field={cronField}
           label="Cron"
           hint="Minute Stunde Tag Monat Wochentag, z. B. */5 * * * * (alle 5 Minuten)"
         />
@@ -94,11 +98,16 @@ export function LayerEditorDialog({
         {filePreview && <img className="layer-image layer-image--large" src={filePreview} alt="Gewähltes Bild" />}
         <ActionFailure action={saving} />
         <FormActions>
-          <button type="submit" disabled={!file || saving.busy}>
+          <button type="submit" disabled={!file || !form.isValid || saving.busy}>
             Mit Bild speichern
           </button>
           {!isNew && (
-            <button type="button" className="button--secondary" disabled={saving.busy} onClick={() => void save(false)}>
+            <button
+              type="button"
+              className="button--secondary"
+              disabled={!form.isValid || saving.busy}
+              onClick={() => void save(false)}
+            >
               Speichern, Bild behalten
             </button>
           )}

@@ -1,11 +1,22 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { imageNameOf, isValidCameraName, POSITION_RULES, type Quality, SUBJECTS } from '@lakecams/contracts';
+import {
+  exceedsPictureLimit,
+  imageNameOf,
+  isValidCameraName,
+  MAX_PICTURE_PIXELS,
+  PICTURE_FORMATS,
+  PICTURE_TOO_LARGE_MESSAGE,
+  POSITION_RULES,
+  type Quality,
+  SUBJECTS,
+} from '@lakecams/contracts';
 import {
   ADMIN_ROLE,
   booleanTextResponse,
   replyTrue,
   errorBody,
+  replyNotModified,
   validateWith,
   ErrorSchema,
 } from '@lakecams/service-kit';
@@ -15,7 +26,6 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { Type } from 'typebox';
 import { announceImage, captureTick, imageOf } from '../../../capture.ts';
-import { MAX_INPUT_PIXELS } from '../../../derive-variants.ts';
 import type { Database } from '../../../database.ts';
 import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
@@ -29,19 +39,19 @@ const IMAGE_NAME = /^\d{12}$/;
 /** Like a capture's size limit (decisions.md, "Camera URLs"). */
 const UPLOAD_BYTES = 25 * 1024 * 1024;
 
-/** What the upload dialog offers; SVG and PDF are rendered by other libraries (scripts, external references). */
-const PICTURE_FORMATS = new Set(['jpeg', 'png', 'webp']);
-
-/** Decodes in full, within the pixel limit, and is a picture format. */
-async function isPicture(bytes: Buffer): Promise<boolean> {
-  if (bytes.length === 0) return false;
+/** Why an upload is refused (status and message), or null when it is a picture within the pixel limit that decodes in full. */
+async function uploadProblem(bytes: Buffer): Promise<{ status: 400 | 413; message: string } | null> {
+  const notAnImage = { status: 400, message: 'The file is not an image' } as const;
+  if (bytes.length === 0) return notAnImage;
   try {
-    const image = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
-    if (!PICTURE_FORMATS.has((await image.metadata()).format ?? '')) return false;
-    await image.stats();
-    return true;
+    // The header alone, so that a picture over the limit is told so rather than "not an image".
+    const header = await sharp(bytes, { limitInputPixels: false }).metadata();
+    if (!PICTURE_FORMATS.includes(header.format ?? '')) return notAnImage;
+    if (exceedsPictureLimit(header)) return { status: 413, message: PICTURE_TOO_LARGE_MESSAGE };
+    await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PICTURE_PIXELS }).stats();
+    return null;
   } catch {
-    return false;
+    return notAnImage;
   }
 }
 
@@ -133,9 +143,11 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
         .code(404)
         .send(errorBody(404, imageName ? `No image ${imageName} of ${cameraName}` : `No image of ${cameraName} yet`));
     const referer = page ?? request.headers.referer ?? null;
+    // A preview is the page's picture as its visitors get it, whatever the previewing user's own quality.
+    const caller = page === null ? request.principal : null;
     const { quality, reason, booking } = resolveImageQuality(access, {
-      userId: request.principal?.actingUserId ?? null,
-      roles: request.principal?.roles ?? [],
+      userId: caller?.actingUserId ?? null,
+      roles: caller?.roles ?? [],
       referer,
       today: isoDay(imageNameOf(new Date())),
     });
@@ -161,9 +173,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     // The content hash: a picture uploaded by hand may replace a minute's capture under the same name.
     const etag = `"${camera.webcamId}-${capture.name}-${(capture.contentHash ?? '').slice(0, 8)}-${quality}${layerKey ? `-${shortHash(layerKey)}` : ''}"`;
     if (layerKey) reply.header('x-image-layers', layerKey);
-    reply.header('etag', etag);
     reply.header('x-image-name', capture.name);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (replyNotModified(request, reply, etag)) return reply;
     const read = () => recentPictures(camera, capture, quality);
     const cacheKey = PictureCache.key(camera.webcamId, capture.name, quality, `${layerKey}|${capture.contentHash}`);
     if (layerKey) reply.header('x-layer-cache', cache.has(cacheKey) ? 'hit' : 'miss');
@@ -289,7 +300,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
         return reply.code(400).send(errorBody(400, 'The upload is not valid multipart/form-data'));
       }
       // Refused before it is recorded: a bad upload leaves the camera's history as it was.
-      if (!(await isPicture(bytes))) return reply.code(400).send(errorBody(400, 'The file is not an image'));
+      const problem = await uploadProblem(bytes);
+      if (problem) return reply.code(problem.status).send(errorBody(problem.status, problem.message));
       const result = await captureTick(app.captureContext, camera, new Date(), 1, bytes);
       if (result.outcome === 'skipped')
         return reply.code(409).send(errorBody(409, 'A capture of this minute is running, please retry shortly'));

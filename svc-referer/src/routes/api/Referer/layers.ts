@@ -2,14 +2,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   LAYER_LEVELS,
-  LAYER_RULES,
   type LayerLevel,
   MAX_TIME_LAYERS_PER_CAMERA,
   NEW_LAYER_CRON,
   validateForm,
   withoutSource,
 } from '@lakecams/contracts';
-import { booleanTextResponse, replyTrue, errorBody, ErrorSchema } from '@lakecams/service-kit';
+import { LAYER_RULES } from '@lakecams/contracts/cron';
+import { booleanTextResponse, replyTrue, errorBody, ErrorSchema, replyNotModified } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { LAYER_UPLOAD_BYTES, normalizeLayerImage } from '../../../layer-image.ts';
@@ -127,8 +127,8 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!layer) return reply;
       const image = await layerRepository.image(layer.id);
       if (!image) return reply.code(404).send(errorBody(404, `No layer ${layer.id}`));
-      reply.header('etag', `"${layer.imageHash}"`).header('cache-control', 'private, no-cache');
-      if (request.headers['if-none-match'] === `"${layer.imageHash}"`) return reply.code(304).send(null);
+      reply.header('cache-control', 'private, no-cache');
+      if (replyNotModified(request, reply, `"${layer.imageHash}"`)) return reply;
       return reply.type('image/png').send(image);
     },
   );
@@ -215,7 +215,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .send(errorBody(400, `A camera carries at most ${MAX_TIME_LAYERS_PER_CAMERA} advertisements`));
 
       const image = file ? await normalizeLayerImage(file) : undefined;
-      if (image === null) return reply.code(400).send(errorBody(400, 'The file is not an image'));
+      if (image && 'status' in image) return reply.code(image.status).send(errorBody(image.status, image.message));
       const input = {
         refererUserId: existing?.refererUserId ?? (pages[0] as number),
         cameraId,

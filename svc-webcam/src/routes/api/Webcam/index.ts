@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { imageNameOf, type Webcam, withoutSource } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody } from '@lakecams/service-kit';
+import { ADMIN_ROLE, errorBody, replyNotModified } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { CameraListItemSchema, ErrorSchema, ImageSchema, WebcamSchema } from '../../../schemas.ts';
@@ -36,11 +36,10 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const list = await app.cameraListResponse(request.query.name);
       reply
-        .header('etag', list.etag)
         .header('vary', 'Accept-Encoding')
         .header('cache-control', 'no-cache')
         .type('application/json; charset=utf-8');
-      if (request.headers['if-none-match'] === list.etag) return reply.code(304).send(null);
+      if (replyNotModified(request, reply, list.etag)) return reply;
       if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
         return reply.header('content-encoding', 'gzip').send(list.gzip as never);
       }
