@@ -1,15 +1,9 @@
-import { IMAGE_NAME_PATTERN, WEBCAM_TYPES } from '@lakecams/contracts';
+import { IMAGE_NAME_PATTERN } from '@lakecams/contracts';
 import { Type } from 'typebox';
+import { PublicWebcamSchema } from './camera-presentation.ts';
 
-export const WebcamSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  pattern: Type.String(),
-  distance: Type.Number(),
-  angle: Type.Integer(),
-  intervalMin: Type.Integer(),
-  webcamType: Type.Enum([...WEBCAM_TYPES]),
-});
+// Cameras are answered only as camera-presentation.ts shows them.
+export { PublicWebcamSchema, WebcamSchema } from './camera-presentation.ts';
 
 export const ImageSchema = Type.Object({
   lat: Type.Number(),
@@ -20,7 +14,7 @@ export const ImageSchema = Type.Object({
 });
 
 export const CameraListItemSchema = Type.Object({
-  webcam: WebcamSchema,
+  webcam: PublicWebcamSchema,
   images: Type.Array(Type.Union([ImageSchema, Type.Null()])),
 });
 

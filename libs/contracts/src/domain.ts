@@ -83,10 +83,8 @@ export interface LayerImageChunk {
 }
 export const LAYER_IMAGE_CHUNK_BYTES = 512 * 1024;
 
-/** A camera as the public sees it: its source URL may carry credentials. */
-export function withoutSource<W extends Webcam>(webcam: W): W {
-  return { ...webcam, pattern: '' };
-}
+/** A camera as the public sees it (svc-webcam's answers to other services): its source URL may carry credentials. */
+export type PublicWebcam = Webcam & { pattern: '' };
 
 export interface Image {
   lat: number;

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer, RequestSpec } from './http.ts';
 import {
   type Actor,
+  actorOf,
+  authorize,
   createMatrixContext,
   expectedStatuses,
   type MatrixContext,
@@ -10,7 +12,6 @@ import {
   type Prepared,
   ROLES,
   ROUTE_ACCESS,
-  type Role,
   type RouteAccess,
 } from './route-access.ts';
 import {
@@ -35,37 +36,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => p?.close());
 
-function actorOf(role: Role, viaCookie = false): Actor {
-  const { user, referer } = f;
-  switch (role) {
-    case 'anonymous':
-    case 'anonymousImpersonating':
-      return { role, caller: null, acting: null, viaCookie };
-    case 'user':
-    case 'userImpersonating':
-      return { role, caller: user, acting: role === 'user' ? user : null, viaCookie };
-    case 'referer':
-      return { role, caller: referer, acting: referer, viaCookie };
-    case 'admin':
-      return { role, caller: p.admin, acting: p.admin, viaCookie };
-    case 'adminAsReferer':
-      return { role, caller: p.admin, acting: referer, viaCookie };
-  }
-}
-
-/** The request as `actor` sends it: bearer header or access cookie, and the Impersonate header of its role. */
-function authorize(spec: RequestSpec, actor: Actor): RequestSpec {
-  const headers: Record<string, string> = { ...spec.headers };
-  if (actor.caller && actor.viaCookie) {
-    headers.cookie = [headers.cookie, `${ACCESS_COOKIE}=${actor.caller.accessCookie}`].filter(Boolean).join('; ');
-  } else if (actor.caller) {
-    headers.authorization = `Bearer ${actor.caller.token}`;
-  }
-  if (actor.role === 'adminAsReferer') headers.impersonate = f.referer.id;
-  if (actor.role === 'userImpersonating' || actor.role === 'anonymousImpersonating') headers.impersonate = p.admin.id;
-  return { ...spec, headers };
-}
-
 /** A 4xx/5xx must be the uniform error body with a message. */
 function errorBodyProblem(answer: Answer, method: string): string | null {
   if (answer.status < 400 || method === 'HEAD') return null;
@@ -78,7 +48,7 @@ function errorBodyProblem(answer: Answer, method: string): string | null {
 
 async function run(key: string, access: RouteAccess, actor: Actor, method: string, expected: number[]) {
   const prepared: Prepared = await access.build(m, actor);
-  const answer = await p.call(authorize({ ...prepared, method }, actor));
+  const answer = await p.call(authorize(m, { ...prepared, method }, actor));
   prepared.after?.(answer);
   const problems: string[] = [];
   if (!expected.includes(answer.status)) {
@@ -132,14 +102,14 @@ describe('authorization matrix: every route of every service × every kind of ca
       const access = ROUTE_ACCESS[key];
       if (!access) continue;
       for (const role of ROLES) {
-        failures.push(...(await run(key, access, actorOf(role), route.method, expectedStatuses(access, role))));
+        failures.push(...(await run(key, access, actorOf(m, role), route.method, expectedStatuses(access, role))));
         checks++;
       }
       // The access cookie authenticates only on routes that opt in; elsewhere the caller counts as anonymous.
       if (access.rule === 'refresh-cookie') continue;
       for (const role of ['user', 'referer', 'admin'] as const) {
         const expected = expectedStatuses(access, access.cookieAuth ? role : 'anonymous');
-        failures.push(...(await run(key, access, actorOf(role, true), route.method, expected)));
+        failures.push(...(await run(key, access, actorOf(m, role, true), route.method, expected)));
         checks++;
       }
     }

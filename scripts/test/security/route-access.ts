@@ -1,4 +1,4 @@
-import { REFRESH_COOKIE } from '@lakecams/contracts';
+import { ACCESS_COOKIE, REFRESH_COOKIE } from '@lakecams/contracts';
 import { linkIn, readOutbox } from '../../../e2e/mail-outbox.ts';
 import { solveCaptcha } from '../../../svc-identity/test/helpers.ts';
 import { type Answer, queryString, type RequestSpec, setCookieValue } from './http.ts';
@@ -67,6 +67,37 @@ export async function createMatrixContext(p: SecurityPortal, f: Fixtures): Promi
     victims: new Map(),
     news: (await p.call({ method: 'GET', path: '/api/News/News/news' })).text,
   };
+}
+
+/** The caller and acting user of a role, with the fixtures' accounts. */
+export function actorOf({ p, f }: MatrixContext, role: Role, viaCookie = false): Actor {
+  switch (role) {
+    case 'anonymous':
+    case 'anonymousImpersonating':
+      return { role, caller: null, acting: null, viaCookie };
+    case 'user':
+    case 'userImpersonating':
+      return { role, caller: f.user, acting: role === 'user' ? f.user : null, viaCookie };
+    case 'referer':
+      return { role, caller: f.referer, acting: f.referer, viaCookie };
+    case 'admin':
+      return { role, caller: p.admin, acting: p.admin, viaCookie };
+    case 'adminAsReferer':
+      return { role, caller: p.admin, acting: f.referer, viaCookie };
+  }
+}
+
+/** The request as `actor` sends it: bearer header or access cookie, and the Impersonate header of its role. */
+export function authorize({ p, f }: MatrixContext, spec: RequestSpec, actor: Actor): RequestSpec {
+  const headers: Record<string, string> = { ...spec.headers };
+  if (actor.caller && actor.viaCookie) {
+    headers.cookie = [headers.cookie, `${ACCESS_COOKIE}=${actor.caller.accessCookie}`].filter(Boolean).join('; ');
+  } else if (actor.caller) {
+    headers.authorization = `Bearer ${actor.caller.token}`;
+  }
+  if (actor.role === 'adminAsReferer') headers.impersonate = f.referer.id;
+  if (actor.role === 'userImpersonating' || actor.role === 'anonymousImpersonating') headers.impersonate = p.admin.id;
+  return { ...spec, headers };
 }
 
 export interface Prepared extends RequestSpec {

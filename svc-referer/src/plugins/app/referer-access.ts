@@ -1,4 +1,4 @@
-import { SUBJECTS, type Webcam } from '@lakecams/contracts';
+import { type PublicWebcam, SUBJECTS } from '@lakecams/contracts';
 import { ADMIN_ROLE } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,7 +11,7 @@ export interface RefererAccess {
   /** Ids of the referer users with this url that the caller may act for: an Admin's all, anybody else's own. */
   pagesOf(request: FastifyRequest, url: string): Promise<number[]>;
   /** Cameras the caller may set layers on: booked for its pages (or for `url` only); all for an Admin. */
-  camerasOf(request: FastifyRequest, url?: string): Promise<Webcam[]>;
+  camerasOf(request: FastifyRequest, url?: string): Promise<PublicWebcam[]>;
 }
 
 declare module 'fastify' {
@@ -37,11 +37,11 @@ export default fp(
       pagesOf: (request, url) => ownPages(request, url),
       async camerasOf(request, url) {
         if (isAdmin(request) && url === undefined) {
-          return app.bus.request<Webcam[]>(SUBJECTS.bookedCameras, { refererUserIds: null }, { timeoutMs: 3000 });
+          return app.bus.request<PublicWebcam[]>(SUBJECTS.bookedCameras, { refererUserIds: null }, { timeoutMs: 3000 });
         }
         const refererUserIds = await ownPages(request, url);
         if (refererUserIds.length === 0) return [];
-        return app.bus.request<Webcam[]>(SUBJECTS.bookedCameras, { refererUserIds }, { timeoutMs: 3000 });
+        return app.bus.request<PublicWebcam[]>(SUBJECTS.bookedCameras, { refererUserIds }, { timeoutMs: 3000 });
       },
     };
     app.decorate('refererAccess', access);

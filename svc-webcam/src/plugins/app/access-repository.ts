@@ -8,6 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely, Selectable } from 'kysely';
+import { type PresentedCamera, presentCamera } from '../../camera-presentation.ts';
 import type { Database, WebcamsTable } from '../../database.ts';
 
 export type { CameraConfiguration, RefererBooking, UserRef } from '@lakecams/contracts';
@@ -226,10 +227,13 @@ export default fp(
       },
       { durable: 'svc-webcam-known-users', filter: SUBJECTS.userChanged },
     );
-    // svc-referer asks which cameras a referer user may set layers on.
-    const booked = await app.bus.respond<{ refererUserIds: number[] | null }, Selectable<WebcamsTable>[]>(
+    // svc-referer asks which cameras a referer user may set layers on; it gets them as the public sees them.
+    const booked = await app.bus.respond<{ refererUserIds: number[] | null }, PresentedCamera[]>(
       SUBJECTS.bookedCameras,
-      async ({ data }) => repository.bookedCameras(Array.isArray(data.refererUserIds) ? data.refererUserIds : null),
+      async ({ data }) =>
+        (await repository.bookedCameras(Array.isArray(data.refererUserIds) ? data.refererUserIds : null)).map(
+          (camera) => presentCamera(camera, null),
+        ),
       { queue: 'svc-webcam' },
     );
     app.addHook('onClose', async () => {

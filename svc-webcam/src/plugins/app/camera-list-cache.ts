@@ -1,9 +1,10 @@
-import { type CameraListItem, SUBJECTS, withoutSource } from '@lakecams/contracts';
+import { type CameraListItem, SUBJECTS } from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { presentCamera } from '../../camera-presentation.ts';
 
 const compress = promisify(gzip);
 /** Core message: the camera list changed (a camera saved or removed, images pruned); every replica forgets it. */
@@ -35,10 +36,10 @@ export default fp(
   async (app: FastifyInstance) => {
     const entries = new Map<string, { expires: number; response: Promise<CameraListResponse> }>();
     const build = async (name: string | undefined): Promise<CameraListResponse> => {
-      // The public list: cameras without their source URLs.
+      // The same list for everybody: cameras as the public sees them.
       const items: CameraListItem[] = (await app.webcamRepository.listCamerasWithLatestImage({ name })).map((item) => ({
         ...item,
-        webcam: withoutSource(item.webcam),
+        webcam: presentCamera(item.webcam, null),
       }));
       const json = Buffer.from(JSON.stringify(items));
       return {

@@ -6,7 +6,6 @@ import {
   MAX_TIME_LAYERS_PER_CAMERA,
   NEW_LAYER_CRON,
   validateForm,
-  withoutSource,
 } from '@lakecams/contracts';
 import { LAYER_RULES } from '@lakecams/contracts/cron';
 import { booleanTextResponse, replyTrue, errorBody, ErrorSchema, replyNotModified } from '@lakecams/service-kit';
@@ -25,10 +24,11 @@ const LayerSchema = Type.Object({
   url: Type.String(),
   cameraId: Type.Integer(),
 });
+// svc-webcam answers cameras as the public sees them; the serializer writes an empty source URL regardless.
 const WebcamSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  pattern: Type.String(),
+  pattern: Type.Literal(''),
   distance: Type.Number(),
   angle: Type.Number(),
   intervalMin: Type.Integer(),
@@ -82,8 +82,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const cameras = await refererAccess.camerasOf(request, request.query.url || undefined).catch(() => undefined);
-      if (!cameras) return lookupFailed(reply);
-      return refererAccess.isAdmin(request) ? cameras : cameras.map(withoutSource);
+      return cameras ?? lookupFailed(reply);
     },
   );
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CAMERA_RULES, QUALITIES, type Quality, SUBJECTS, type Webcam } from '@lakecams/contracts';
+import { CAMERA_RULES, QUALITIES, type Quality, SUBJECTS } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { presentCamera, seesCameraSource } from '../../../camera-presentation.ts';
 import { ErrorSchema, WebcamSchema } from '../../../schemas.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -290,12 +291,15 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const principal = request.principal;
-      const everything = principal?.roles.includes(ADMIN_ROLE) && principal.actingUserId === principal.userId;
-      const cameras: Webcam[] = await app.webcamRepository.cameras();
-      const permitted = everything
+      const cameras = await app.webcamRepository.cameras();
+      const permitted = seesCameraSource(principal)
         ? null
         : new Set(await app.accessRepository.permittedCameraIds(principal?.actingUserId as string));
-      return Object.fromEntries(cameras.filter((c) => !permitted || permitted.has(c.id)).map((c) => [String(c.id), c]));
+      return Object.fromEntries(
+        cameras
+          .filter((c) => !permitted || permitted.has(c.id))
+          .map((c) => [String(c.id), presentCamera(c, principal)]),
+      );
     },
   );
 };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { imageNameOf, type Webcam, withoutSource } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody, replyNotModified } from '@lakecams/service-kit';
-import type { FastifyRequest } from 'fastify';
+import { imageNameOf } from '@lakecams/contracts';
+import { errorBody, replyNotModified } from '@lakecams/service-kit';
 import { Type } from 'typebox';
+import { presentCamera } from '../../../camera-presentation.ts';
 import { CameraListItemSchema, ErrorSchema, ImageSchema, WebcamSchema } from '../../../schemas.ts';
 
 const NameFilter = Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })) });
@@ -12,16 +12,6 @@ function dayKey(day: string | undefined): string {
   return day ? day.replaceAll('-', '') : imageNameOf(new Date()).slice(0, 8);
 }
 const isoDay = (key: string) => `${key.slice(0, 4)}-${key.slice(4, 6)}-${key.slice(6, 8)}`;
-
-/**
- * A camera's source URL (`pattern`) may carry the camera owner's credentials: only an Admin acting as
- * itself sees it; everybody else gets the camera with an empty pattern.
- */
-function withSourceFor(request: FastifyRequest, webcams: Webcam[]): Webcam[] {
-  const principal = request.principal;
-  const admin = principal?.roles.includes(ADMIN_ROLE) === true && principal.actingUserId === principal.userId;
-  return admin ? webcams : webcams.map(withoutSource);
-}
 
 const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -56,7 +46,10 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(WebcamSchema), 400: ErrorSchema },
       },
     },
-    async (request) => withSourceFor(request, await app.webcamRepository.cameras({ name: request.query.name })),
+    async (request) =>
+      (await app.webcamRepository.cameras({ name: request.query.name })).map((camera) =>
+        presentCamera(camera, request.principal),
+      ),
   );
 
   app.get(
@@ -71,7 +64,7 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const webcam = await app.webcamRepository.byId(request.query.id);
       if (!webcam) return reply.code(404).send(errorBody(404, `No camera with id ${request.query.id}`));
-      return withSourceFor(request, [webcam])[0];
+      return presentCamera(webcam, request.principal);
     },
   );
 
