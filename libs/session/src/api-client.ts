@@ -73,6 +73,15 @@ export function readDocumentCookie(name: string): string | null {
   return null;
 }
 
+/** Sets, or with null removes, a cookie sent with the page's API requests and pictures (path /api, this site only). */
+export function writeDocumentCookie(name: string, value: string | null): void {
+  if (typeof document === 'undefined') return;
+  const secure = typeof location !== 'undefined' && location.protocol === 'https:' ? '; Secure' : '';
+  const removal = value === null ? '; Max-Age=0' : '';
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API needs a secure context; the portal also runs on plain http
+  document.cookie = `${name}=${encodeURIComponent(value ?? '')}; Path=/api; SameSite=Strict${removal}${secure}`;
+}
+
 interface Sent {
   response: Response;
   /** The bearer token the request carried, if any. */

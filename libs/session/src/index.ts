@@ -32,7 +32,7 @@ export {
   type SessionListener,
   type SessionOptions,
 } from './session.ts';
-export { STORED_USER_KEY, type UserStorage } from './stored-user.ts';
+export { STORED_ACTING_USER_KEY, STORED_USER_KEY, type UserStorage } from './stored-user.ts';
 export { SessionContext, useSession, useSessionClient } from './use-session.ts';
 
 /** The page's session: shared by the shell and every remote as a Module Federation singleton. */

@@ -1,6 +1,6 @@
-import type { Credentials, User, UserSummary } from '@lakecams/contracts';
+import { type Credentials, IMPERSONATE_COOKIE, type User, type UserSummary } from '@lakecams/contracts';
 import { isUnexpired, refreshDelay } from './access-token.ts';
-import { type ApiClient, ApiError, createApiClient } from './api-client.ts';
+import { type ApiClient, ApiError, createApiClient, writeDocumentCookie } from './api-client.ts';
 import {
   type AuthState,
   accessState,
@@ -11,10 +11,14 @@ import {
 } from './auth-state.ts';
 import {
   defaultUserStorage,
+  parseStoredActingUser,
   parseStoredUser,
+  readStoredActingUser,
   readStoredUser,
+  STORED_ACTING_USER_KEY,
   STORED_USER_KEY,
   type UserStorage,
+  writeStoredActingUser,
   writeStoredUser,
 } from './stored-user.ts';
 
@@ -38,6 +42,8 @@ export interface SessionOptions {
   storage?: UserStorage | null;
   fetch?: typeof fetch;
   readCookie?: (name: string) => string | null;
+  /** Sets or (null) removes a cookie: the impersonation cookie pictures carry. */
+  writeCookie?: (name: string, value: string | null) => void;
   apiRoot?: string;
   /** Cross-tab lock; by default `navigator.locks` where the browser has it. */
   locks?: Pick<LockManager, 'request'> | null;
@@ -95,10 +101,20 @@ export function createSession(options: SessionOptions = {}): Session {
   const navigate = options.navigate ?? defaultNavigate;
   const reload = options.reload ?? (() => window.location.reload());
   const now = options.now ?? Date.now;
+  const writeCookie = options.writeCookie ?? writeDocumentCookie;
+
+  /** Who the signed-in user acts as, kept where reloads and pictures find it: storage and the cookie. */
+  function keepActingUser(acting: UserSummary | null): void {
+    writeStoredActingUser(storage, acting);
+    writeCookie(IMPERSONATE_COOKIE, acting?.id ?? null);
+  }
 
   const restored = readStoredUser(storage);
+  const restoredActing = restored ? readStoredActingUser(storage) : null;
+  const impersonating = restoredActing && restoredActing.id !== restored?.id ? summaryOf(restoredActing) : null;
+  keepActingUser(impersonating);
   let state: AuthState = restored
-    ? Object.freeze({ ...EMPTY_AUTH_STATE, user: restored, applicationUser: summaryOf(restored) })
+    ? Object.freeze({ ...EMPTY_AUTH_STATE, user: restored, applicationUser: impersonating ?? summaryOf(restored) })
     : EMPTY_AUTH_STATE;
   const listeners = new Set<SessionListener>();
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -147,6 +163,7 @@ export function createSession(options: SessionOptions = {}): Session {
   function signIn(user: User): void {
     actingGeneration++;
     writeStoredUser(storage, user);
+    keepActingUser(null);
     update({ ...EMPTY_AUTH_STATE, user, applicationUser: summaryOf(user) });
     scheduleFor(user);
   }
@@ -155,6 +172,7 @@ export function createSession(options: SessionOptions = {}): Session {
   function clearLocally(): void {
     actingGeneration++;
     writeStoredUser(storage, null);
+    keepActingUser(null);
     stopTimer();
     update(EMPTY_AUTH_STATE);
   }
@@ -241,6 +259,10 @@ export function createSession(options: SessionOptions = {}): Session {
       api.json<RefererOfUser[]>(AUTH_PATHS.referersOfUser),
     ]);
     if (generation !== actingGeneration) return;
+    // The impersonated user is gone, or the user is no Admin any more: back to acting as itself.
+    const refused =
+      roles.status === 'rejected' && roles.reason instanceof ApiError && [403, 404].includes(roles.reason.status);
+    if (refused && impersonatedUserId(state) !== null && state.user) return actAs(state.user);
     if (roles.status === 'rejected') console.error('Loading the roles failed', roles.reason);
     if (referers.status === 'rejected') console.error('Loading the referers failed', referers.reason);
     update(
@@ -265,12 +287,21 @@ export function createSession(options: SessionOptions = {}): Session {
 
   async function actAs(user: UserSummary): Promise<void> {
     if (!state.user) return;
+    keepActingUser(user.id === state.user.id ? null : summaryOf(user));
     update({ applicationUser: summaryOf(user), ...accessState([], []) });
     await reloadAccess();
   }
 
   /** Another tab signed in, refreshed or signed out: this page follows its stored user. */
   function onStorage(event: StorageEvent): void {
+    if (event.key === STORED_ACTING_USER_KEY) {
+      // Another tab started or ended an impersonation: the cookie is shared, so this page follows.
+      const acting = parseStoredActingUser(event.newValue);
+      if (!state.user || sameUser(acting ?? state.user, state.applicationUser)) return;
+      update({ applicationUser: summaryOf(acting ?? state.user), ...accessState([], []) });
+      void reloadAccess();
+      return;
+    }
     if (event.key !== STORED_USER_KEY && event.key !== null) return;
     const stored = parseStoredUser(event.key === null ? null : event.newValue);
     if (!stored) {

@@ -1,5 +1,12 @@
+import { IMPERSONATE_COOKIE } from '@lakecams/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AUTH_PATHS, EMPTY_AUTH_STATE, REFRESH_LOCK_NAME, STORED_USER_KEY } from '../src/index.ts';
+import {
+  AUTH_PATHS,
+  EMPTY_AUTH_STATE,
+  REFRESH_LOCK_NAME,
+  STORED_ACTING_USER_KEY,
+  STORED_USER_KEY,
+} from '../src/index.ts';
 import { accessToken, bob, json, memoryStorage, NOW, type Route, sessionWith, userRecord } from './fixtures.ts';
 
 const alice = userRecord();
@@ -223,6 +230,95 @@ describe('session: login, impersonation, logout', () => {
     const afterwards = server.calls(AUTH_PATHS.roles).at(-1);
     expect(new Headers(afterwards?.[1]?.headers).has('Impersonate')).toBe(false);
     session.dispose();
+  });
+
+  describe('impersonation across reloads', () => {
+    /** A page load: a new session on the same storage and cookies, as after F5 or a link opened anew. */
+    function page(storage: ReturnType<typeof memoryStorage>, cookies: Map<string, string | null>, refuse = false) {
+      return sessionWith({
+        storage,
+        writeCookie: (name, value) => void cookies.set(name, value),
+        routes: {
+          [AUTH_PATHS.authenticate]: () => json(alice),
+          [AUTH_PATHS.refreshToken]: () => json(renewedAlice),
+          [AUTH_PATHS.logOut]: () => new Response(null, { status: 200 }),
+          [AUTH_PATHS.roles]: ({ headers }) => {
+            if (!headers.get('Impersonate')) return json(['Admin']);
+            return refuse
+              ? json({ statusCode: 404, error: 'Not Found', message: 'No such user' }, 404)
+              : json(['Premium']);
+          },
+          [AUTH_PATHS.referersOfUser]: () => json([]),
+        },
+      });
+    }
+
+    it('keeps acting as the user after a reload, with the cookie pictures carry, until the admin ends it', async () => {
+      const storage = memoryStorage();
+      const cookies = new Map<string, string | null>();
+      const first = page(storage, cookies);
+      await first.session.login({ username: 'alice1', password: 'Secret1!' });
+      await first.session.impersonate(bob);
+      expect(cookies.get(IMPERSONATE_COOKIE)).toBe(bob.id);
+      first.session.dispose();
+
+      const reloaded = page(storage, cookies);
+      expect(reloaded.session.getState().applicationUser).toEqual(bob);
+      await reloaded.session.start();
+      expect(reloaded.session.getState()).toMatchObject({ applicationUser: bob, roles: ['Premium'], isAdmin: false });
+      expect(reloaded.session.getState().user?.id).toBe(alice.id);
+      const roles = reloaded.server.calls(AUTH_PATHS.roles).at(-1);
+      expect(new Headers(roles?.[1]?.headers).get('Impersonate')).toBe(bob.id);
+      expect(cookies.get(IMPERSONATE_COOKIE)).toBe(bob.id);
+
+      await reloaded.session.stopImpersonating();
+      expect(cookies.get(IMPERSONATE_COOKIE)).toBeNull();
+      reloaded.session.dispose();
+      const again = page(storage, cookies);
+      expect(again.session.getState().applicationUser?.id).toBe(alice.id);
+      again.session.dispose();
+    });
+
+    it('follows another tab that starts or ends an impersonation', async () => {
+      const target = new EventTarget();
+      const storage = storedWith();
+      const cookies = new Map<string, string | null>();
+      const { session } = sessionWith({
+        storage,
+        eventTarget: target as unknown as Window,
+        writeCookie: (name, value) => void cookies.set(name, value),
+        routes: access(['Premium']),
+      });
+      const actingEvent = (newValue: string | null) =>
+        Object.assign(new Event('storage'), { key: STORED_ACTING_USER_KEY, newValue });
+      target.dispatchEvent(actingEvent(JSON.stringify(bob)));
+      expect(session.getState().applicationUser).toEqual(bob);
+      await vi.waitFor(() => expect(session.getState().roles).toEqual(['Premium']));
+      target.dispatchEvent(actingEvent(null));
+      expect(session.getState().applicationUser?.id).toBe(alice.id);
+      session.dispose();
+    });
+
+    it('ends with the log-off, and when the server refuses the restored impersonation', async () => {
+      const storage = memoryStorage();
+      const cookies = new Map<string, string | null>();
+      const first = page(storage, cookies);
+      await first.session.login({ username: 'alice1', password: 'Secret1!' });
+      await first.session.impersonate(bob);
+      first.session.dispose();
+
+      const refused = page(storage, cookies, true);
+      await refused.session.start();
+      expect(refused.session.getState()).toMatchObject({ roles: ['Admin'], isAdmin: true });
+      expect(refused.session.getState().applicationUser?.id).toBe(alice.id);
+      expect(cookies.get(IMPERSONATE_COOKIE)).toBeNull();
+
+      await refused.session.impersonate(bob);
+      await refused.session.logout();
+      expect(cookies.get(IMPERSONATE_COOKIE)).toBeNull();
+      expect(page(storage, cookies).session.getState()).toEqual(EMPTY_AUTH_STATE);
+      refused.session.dispose();
+    });
   });
 
   it('logout clears storage, stops the timer, resets state, calls LogOut and goes to /', async () => {
