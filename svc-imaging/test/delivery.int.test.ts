@@ -1,5 +1,5 @@
 import { createInProcessBus } from '@lakecams/bus';
-import { ACCESS_COOKIE, imageNameOf, POSITION_RULES, SUBJECTS } from '@lakecams/contracts';
+import { ACCESS_COOKIE, IMPERSONATE_COOKIE, imageNameOf, POSITION_RULES, SUBJECTS } from '@lakecams/contracts';
 import { ruleViolations } from '@lakecams/contracts/testing';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
@@ -104,6 +104,16 @@ describe('image delivery at the quality each caller is entitled to', () => {
     const booked = await widthFor({ referer: 'https://partner.example/see/heute' });
     expect([booked.width, booked.response.headers['x-image-quality']]).toEqual([1920, 'HIGH; referer booking']);
     expect((await widthFor({ referer: 'https://expired.example/page' })).width).toBe(800);
+  });
+
+  it("gives an Admin acting as a user that user's quality by the impersonation cookie, and ignores anybody else's", async () => {
+    const admin = sign({ sub: '66666666-6666-4666-8666-666666666666', role: [ADMIN_ROLE] });
+    const premium = sign({ sub: PREMIUM, role: ['Premium'] });
+    expect((await widthFor({ cookie: `${ACCESS_COOKIE}=${admin}` })).width).toBe(800);
+    // <img> carries no Impersonate header: the page's session sets the cookie while the admin acts as VIP.
+    expect((await widthFor({ cookie: `${ACCESS_COOKIE}=${admin}; ${IMPERSONATE_COOKIE}=${VIP}` })).width).toBe(2560);
+    expect((await widthFor({ cookie: `${ACCESS_COOKIE}=${premium}; ${IMPERSONATE_COOKIE}=${VIP}` })).width).toBe(1280);
+    expect((await widthFor({ cookie: `${IMPERSONATE_COOKIE}=${VIP}` })).width).toBe(800);
   });
 
   it('gives Premium users at least MEDIUM', async () => {
