@@ -154,6 +154,28 @@ describe('profile page', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it("shows an admin only the admin's own codes, and where everybody's are managed", async () => {
+    const others = {
+      ...assignment,
+      id: '0b7c0f4e-0000-4000-8000-0000000000bb',
+      userId: 'a0000000-0000-4000-8000-000000000009',
+    };
+    await signedInProfile({
+      roles: ['Admin'],
+      routes: { '/api/Code/GetCodes': () => jsonResponse([{ ...others, code: 'REFERER-9876' }, assignment]) },
+    });
+    const codes = await screen.findByRole('region', { name: 'Eingelöste Codes' });
+    expect(within(codes).getByText('PREMIUM-1234')).toBeTruthy();
+    expect(within(codes).queryByText('REFERER-9876')).toBeNull();
+    expect(within(codes).getAllByRole('button')).toHaveLength(1);
+    expect(within(codeCard()).getByRole('link', { name: 'Codes verwalten' }).getAttribute('href')).toBe('/edit/codes');
+  });
+
+  it('links only an admin to the management of all codes', async () => {
+    await signedInProfile({ roles: ['Premium'] });
+    expect(screen.queryByRole('link', { name: 'Codes verwalten' })).toBeNull();
+  });
+
   it('removes a code assignment', async () => {
     let assignments = [assignment];
     const fake = await signedInProfile({

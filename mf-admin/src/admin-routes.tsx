@@ -1,6 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { CameraAdministrationPage } from './pages/camera-administration-page.tsx';
 import { CameraSetupPage } from './pages/camera-setup-page.tsx';
+import { CodeAdministrationPage } from './pages/code-administration-page.tsx';
 import { ImpersonatePage } from './pages/impersonate-page.tsx';
 import { JobsPage } from './pages/jobs-page.tsx';
 import { RefererUsersPage } from './pages/referer-users-page.tsx';
@@ -13,6 +14,7 @@ export function AdminRoutes() {
       <Route path="edit/webcams" element={<CameraAdministrationPage />} />
       <Route path="edit/referers" element={<RefererUsersPage />} />
       <Route path="edit/referer/cameras" element={<CameraSetupPage />} />
+      <Route path="edit/codes" element={<CodeAdministrationPage />} />
       <Route path="impersonate" element={<ImpersonatePage />} />
       {/* Other paths belong to other apps; single-spa unmounts this one right after. */}
       <Route path="*" element={null} />

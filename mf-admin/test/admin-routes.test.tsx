@@ -13,6 +13,7 @@ const HEADINGS: Record<(typeof ROUTES)[number], string> = {
   'edit/webcams': 'Webcams bearbeiten',
   'edit/referers': 'Referer bearbeiten',
   'edit/referer/cameras': 'Kamera-Einrichtung',
+  'edit/codes': 'Codes verwalten',
   impersonate: 'Benutzer vertreten',
 };
 

@@ -23,6 +23,7 @@ export const PAGE_TITLES: Readonly<Record<RoutePath, PageTitle>> = {
   'edit/webcams': 'Webcams bearbeiten',
   'edit/referers': 'Referer bearbeiten',
   'edit/referer/cameras': 'Kamera-Einrichtung',
+  'edit/codes': 'Codes verwalten',
   impersonate: 'Benutzer vertreten',
 };
 

@@ -66,6 +66,7 @@ describe('Chrome', () => {
       '/jobs',
       '/edit/webcams',
       '/edit/referers',
+      '/edit/codes',
       '/user',
       'https://www.instagram.com/seecam.zuerichsee/',
     ]);

@@ -34,7 +34,7 @@ describe('header menu (spec §2 "Header menu", §6)', () => {
     expect(hrefs(signedIn({ hasReferes: true }))).toContain('/edit/referer/cameras');
   });
 
-  it('admin: Impersonate, Jobs, Edit Webcams and Edit Referers', () => {
+  it('admin: Impersonate, Jobs, Edit Webcams, Edit Referers and the codes of all users', () => {
     const admin = hrefs(signedIn({ isAdmin: true, roles: ['Admin'] }));
     expect(admin).toEqual([
       '/webcams',
@@ -43,6 +43,7 @@ describe('header menu (spec §2 "Header menu", §6)', () => {
       '/jobs',
       '/edit/webcams',
       '/edit/referers',
+      '/edit/codes',
       '/user',
       'logout',
       SOCIAL_LINK.href,
@@ -51,7 +52,9 @@ describe('header menu (spec §2 "Header menu", §6)', () => {
 
   it('non-admin: none of the admin entries', () => {
     const user = hrefs(signedIn({ roles: ['Premium'] }));
-    for (const href of ['/impersonate', '/jobs', '/edit/webcams', '/edit/referers']) expect(user).not.toContain(href);
+    for (const href of ['/impersonate', '/jobs', '/edit/webcams', '/edit/referers', '/edit/codes']) {
+      expect(user).not.toContain(href);
+    }
   });
 
   it('Impersonate also while acting as another user, without the admin entries', () => {

@@ -16,6 +16,7 @@ describe('route matching', () => {
     ['/confirmRegistration', 'mf_account', 'confirmRegistration'],
     ['/edit/webcams', 'mf_admin', 'edit/webcams'],
     ['/edit/referer/cameras', 'mf_admin', 'edit/referer/cameras'],
+    ['/edit/codes', 'mf_admin', 'edit/codes'],
     ['/impersonate', 'mf_admin', 'impersonate'],
   ])('%s belongs to %s (%s)', (path, remote, route) => {
     expect(matchRoute(path)).toMatchObject({ remote, route });

@@ -307,8 +307,18 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     await other.client.post(`/api/Code/RegisterCode?code=${second}`);
     const mine = (await client.get('/api/Code/GetCodes')).json as { id: string; userName: string }[];
     expect(mine.map((a) => a.userName)).toEqual([model.username]);
-    const all = (await admin.get('/api/Code/GetCodes')).json as { id: string }[];
-    expect(all.length).toBeGreaterThanOrEqual(2);
+    // An admin's profile lists the admin's own codes too; all of them are an admin list that names the owners.
+    expect((await admin.get('/api/Code/GetCodes')).json).toEqual([]);
+    const all = await admin.get('/api/Code/GetAllCodes');
+    expect(all.status).toBe(200);
+    expect(all.json).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code, feature: ROLES.premium, userName: model.username, email: model.email }),
+        expect.objectContaining({ code: second, userName: other.model.username, email: other.model.email }),
+      ]),
+    );
+    expect((await client.get('/api/Code/GetAllCodes')).status).toBe(403);
+    expect((await identity.client().get('/api/Code/GetAllCodes')).status).toBe(401);
 
     const othersAssignment = ((await other.client.get('/api/Code/GetCodes')).json as { id: string }[])[0]?.id;
     expect(

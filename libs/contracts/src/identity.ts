@@ -1,6 +1,8 @@
 /** Identity wire shapes (spec §3, §7). User ids are UUIDs. */
 
 export const ROLES = { admin: 'Admin', referer: 'Referer', premium: 'Premium' } as const;
+/** Roles a feature code may grant; Admin is never one of them. */
+export const CODE_FEATURES = [ROLES.premium, ROLES.referer] as const;
 
 /** The User of spec §3 as returned by Authenticate and RefreshToken; the refresh token travels only as a cookie. */
 export interface User {

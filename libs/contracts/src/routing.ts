@@ -37,7 +37,7 @@ export const REMOTES = [
   {
     name: 'mf_admin',
     folder: 'mf-admin',
-    routes: ['jobs', 'edit/webcams', 'edit/referers', 'edit/referer/cameras', 'impersonate'],
+    routes: ['jobs', 'edit/webcams', 'edit/referers', 'edit/referer/cameras', 'edit/codes', 'impersonate'],
   },
 ] as const;
 export type RemoteName = (typeof REMOTES)[number]['name'];

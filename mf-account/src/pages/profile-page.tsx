@@ -2,7 +2,7 @@ import type { CodeAssignment } from '@lakecams/contracts';
 import { useSession, useSessionClient } from '@lakecams/session';
 import { PageFrame } from '@lakecams/ui-kit';
 import { useCallback, useEffect, useState } from 'react';
-import { Navigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { loginPathReturningTo } from '../navigation/return-url.ts';
 import { type AssignmentsState, CodeAssignments } from '../profile/code-assignments.tsx';
 import { CodeForm } from '../profile/code-form.tsx';
@@ -28,25 +28,28 @@ export function ProfilePage() {
       <div className="account-columns">
         {/* A new acting user (impersonation) starts a fresh form. */}
         <ProfileForm key={applicationUser.id} user={applicationUser} />
-        <CodeSection key={`codes-${applicationUser.id}`} />
+        <CodeSection key={`codes-${applicationUser.id}`} userId={applicationUser.id} />
       </div>
     </PageFrame>
   );
 }
 
-function CodeSection() {
+/** The acting user's redeemed codes; an admin manages everybody's on /edit/codes. */
+function CodeSection({ userId }: { userId: string }) {
   const api = useAccountApi();
   const session = useSessionClient();
+  const { isAdmin } = useSession();
   const [assignments, setAssignments] = useState<AssignmentsState>({ status: 'loading' });
 
   const loadAssignments = useCallback(async () => {
     try {
-      setAssignments({ status: 'ready', list: await api.codeAssignments() });
+      const list = await api.codeAssignments();
+      setAssignments({ status: 'ready', list: list.filter((assignment) => assignment.userId === userId) });
     } catch (error) {
       console.error('Loading the code assignments failed', error);
       setAssignments({ status: 'failed' });
     }
-  }, [api]);
+  }, [api, userId]);
 
   useEffect(() => {
     void loadAssignments();
@@ -69,6 +72,11 @@ function CodeSection() {
   return (
     <CodeForm onRedeemed={refreshAfterChange}>
       <CodeAssignments assignments={assignments} onRemove={remove} />
+      {isAdmin && (
+        <p className="muted">
+          Die Codes aller Benutzer: <Link to="/edit/codes">Codes verwalten</Link>
+        </p>
+      )}
     </CodeForm>
   );
 }

@@ -3,6 +3,7 @@ import type {
   CameraListItem,
   Layer,
   LayerLevel,
+  OwnedCodeAssignment,
   Quality,
   RefererBooking,
   RefererUser,
@@ -125,6 +126,21 @@ export function adminApi(api: ApiClient) {
     saveRefererUser: (referer: { id?: number; url: string; userEmail: string }) =>
       api.json<RefererUser[]>('/api/Referer/Set', jsonBody(referer, 'PUT')),
     removeRefererUser: (id: number) => call(withQuery('/api/Referer/Delete', { id }), { method: 'DELETE' }),
+
+    // Feature codes
+    /** Every user's redeemed codes with their owners, newest first. */
+    codeAssignments: () => api.json<OwnedCodeAssignment[]>('/api/Code/GetAllCodes'),
+    createCodes: (feature: string, count: number) =>
+      api.json<string[]>(withQuery('/api/Code/CreateCodes', { feature, count }), { method: 'POST' }),
+    /** Takes the role away from the owner and deletes the code, so it cannot be redeemed again. */
+    removeCode: (assignment: OwnedCodeAssignment) =>
+      call(
+        withQuery('/api/Code/RemoveCodeAssignementFromSystem', {
+          userGuid: assignment.userId,
+          codeAssignementGuid: assignment.id,
+        }),
+        { method: 'DELETE' },
+      ),
 
     // Camera setup
     /** The acting user's urls (an admin's: all). */

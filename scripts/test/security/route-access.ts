@@ -270,6 +270,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
     build: async (m) => ({ method: 'POST', path: `/api/Code/RegisterCode?code=${await newCode(m)}` }),
   },
   'GET /api/Code/GetCodes': { rule: 'user', build: async () => get('/api/Code/GetCodes') },
+  'GET /api/Code/GetAllCodes': { rule: 'admin', build: async () => get('/api/Code/GetAllCodes') },
   'DELETE /api/Code/RemoveCodeAssignement': {
     rule: 'user',
     note: "the acting user's own assignment, redeemed just before",

@@ -26,6 +26,7 @@ export function menuEntries(state: AuthState): MenuEntry[] {
       link('/jobs', 'Jobs'),
       link('/edit/webcams', 'Webcams bearbeiten'),
       link('/edit/referers', 'Referer bearbeiten'),
+      link('/edit/codes', 'Codes verwalten'),
     );
   }
   if (confirmed) entries.push(link('/user', 'Mein Profil'), { kind: 'logout', label: 'Abmelden' });

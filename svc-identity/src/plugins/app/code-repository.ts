@@ -1,4 +1,4 @@
-import type { CodeAssignment } from '@lakecams/contracts';
+import type { CodeAssignment, OwnedCodeAssignment } from '@lakecams/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database.ts';
 import { readableCode } from '../../secrets.ts';
@@ -50,10 +50,22 @@ export function createCodeRepository(db: Kysely<Database>) {
       const row = await assignments().where('codeAssignments.id', '=', inserted.id).executeTakeFirstOrThrow();
       return toAssignment(row);
     },
-    async list(userId?: string): Promise<CodeAssignment[]> {
-      let query = assignments().orderBy('codeAssignments.assignedAt', 'desc');
-      if (userId) query = query.where('codeAssignments.userId', '=', userId);
-      return (await query.execute()).map(toAssignment);
+    /** One user's assignments, newest first. */
+    async list(userId: string): Promise<CodeAssignment[]> {
+      const rows = await assignments()
+        .where('codeAssignments.userId', '=', userId)
+        .orderBy('codeAssignments.assignedAt', 'desc')
+        .execute();
+      return rows.map(toAssignment);
+    },
+    /** Every user's assignments with the owner's email, newest first (administration). */
+    async listWithOwners(): Promise<OwnedCodeAssignment[]> {
+      const rows = await assignments()
+        .select('users.email')
+        .orderBy('codeAssignments.assignedAt', 'desc')
+        .orderBy('codeAssignments.id')
+        .execute();
+      return rows.map(({ email, ...row }) => ({ ...toAssignment(row), email }));
     },
     async removeAssignment(id: string, userId: string): Promise<boolean> {
       const result = await db

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CODE_RULES, ROLES } from '@lakecams/contracts';
+import { CODE_FEATURES, CODE_RULES } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -8,8 +8,7 @@ import type { Database } from '../../../database.ts';
 import { createCodeRepository } from '../../../plugins/app/code-repository.ts';
 import { errors, Uuid } from '../../../schemas.ts';
 
-/** Roles a feature code may grant; Admin is never one of them. */
-export const CODE_FEATURES = [ROLES.premium, ROLES.referer] as const;
+export { CODE_FEATURES };
 
 const CodeAssignmentSchema = Type.Object({
   id: Uuid,
@@ -19,10 +18,9 @@ const CodeAssignmentSchema = Type.Object({
   feature: Type.String(),
   assignedAt: Type.String(),
 });
+const OwnedCodeAssignmentSchema = Type.Object({ ...CodeAssignmentSchema.properties, email: Type.String() });
 
 const actingUser = (request: FastifyRequest) => request.principal?.actingUserId as string;
-const isAdminActingAsSelf = (request: FastifyRequest) =>
-  request.principal?.roles.includes(ADMIN_ROLE) === true && request.principal.actingUserId === request.principal.userId;
 
 const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const codes = createCodeRepository(app.db as Kysely<Database>);
@@ -68,11 +66,23 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       preHandler: app.requireUser,
       schema: {
-        summary: "The acting user's code assignments (Admin: all)",
+        summary: "The acting user's code assignments (an Admin's too: all of them are GetAllCodes)",
         response: { 200: Type.Array(CodeAssignmentSchema), ...errors },
       },
     },
-    async (request) => codes.list(isAdminActingAsSelf(request) ? undefined : actingUser(request)),
+    async (request) => codes.list(actingUser(request)),
+  );
+
+  app.get(
+    '/api/Code/GetAllCodes',
+    {
+      preHandler: app.requireRole(ADMIN_ROLE),
+      schema: {
+        summary: "Every user's code assignments with their owner, newest first (Admin)",
+        response: { 200: Type.Array(OwnedCodeAssignmentSchema), ...errors },
+      },
+    },
+    async () => codes.listWithOwners(),
   );
 
   app.delete(
