@@ -61,7 +61,7 @@ describe('administration screens (Chromium)', () => {
       passwordHash: await hashPassword(REFERER_USER.password),
       emailConfirmed: true,
     });
-    await identity.announceUser(user.id, 'created');
+    await identity.db.transaction().execute((trx) => identity.announceUser(trx, user.id, 'created'));
   });
 
   afterAll(async () => {

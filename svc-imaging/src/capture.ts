@@ -1,7 +1,8 @@
-import type { Bus } from '@lakecams/bus';
+import type { ServiceBus } from '@lakecams/bus';
 import { type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { publishEvent } from '@lakecams/service-kit';
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
 import type { CameraRow, Database } from './database.ts';
@@ -17,7 +18,7 @@ export type CaptureOutcome =
 export interface CaptureContext {
   db: Kysely<Database>;
   store: ImageStore;
-  bus: Bus;
+  bus: ServiceBus;
   log: FastifyBaseLogger;
   /** Which replica claims a tick (shown on the job dashboard). */
   replicaId: string;
@@ -39,9 +40,9 @@ export function imageOf(camera: Pick<CameraRow, 'webcamId' | 'lat' | 'lng' | 'di
   };
 }
 
-/** Tell svc-webcam about a stored image (durable); it tells open pages once its list shows it. */
-export async function announceImage(bus: Bus, image: Image): Promise<void> {
-  await bus.publishEvent(SUBJECTS.imageCaptured, image);
+/** Tell svc-webcam about a stored image, with its row; it tells open pages once its list shows it. */
+export async function announceImage(trx: Transaction<Database>, image: Image): Promise<void> {
+  await publishEvent(trx, SUBJECTS.imageCaptured, image);
 }
 
 /**
@@ -122,8 +123,8 @@ async function runClaimedCapture(
   uploaded?: Buffer,
 ): Promise<CaptureOutcome> {
   const name = imageNameOf(tick);
-  const mine = () =>
-    context.db
+  const mine = (db: Kysely<Database> = context.db) =>
+    db
       .updateTable('captures')
       .where('webcamId', '=', camera.webcamId)
       .where('name', '=', name)
@@ -144,33 +145,39 @@ async function runClaimedCapture(
     const input = uploaded ?? (await source(camera, tick));
     const { width, height, variants } = await deriveQualityVariants(input);
     await context.store.save(camera.name, name, variants);
-    const finished = await mine()
-      .set({
-        status: 'done',
-        durationMs: Math.round(performance.now() - started),
-        width,
-        height,
-        bytes: input.length,
-        contentHash: createHash('sha256').update(input).digest('hex'),
-        lat: camera.lat,
-        lng: camera.lng,
-        direction: camera.direction,
-      })
-      .executeTakeFirst();
-    // Another replica took this claim over meanwhile: its capture is the one recorded.
-    if (!finished.numUpdatedRows) return { outcome: 'skipped' };
     const image = imageOf(camera, name);
+    const recorded = await context.db.transaction().execute(async (trx) => {
+      const finished = await mine(trx)
+        .set({
+          status: 'done',
+          durationMs: Math.round(performance.now() - started),
+          width,
+          height,
+          bytes: input.length,
+          contentHash: createHash('sha256').update(input).digest('hex'),
+          lat: camera.lat,
+          lng: camera.lng,
+          direction: camera.direction,
+        })
+        .executeTakeFirst();
+      // Another replica took this claim over meanwhile: its capture is the one recorded.
+      if (!finished.numUpdatedRows) return false;
+      await announceImage(trx, image);
+      return true;
+    });
+    if (!recorded) return { outcome: 'skipped' };
     await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
-    await announceImage(context.bus, image);
     return { outcome: 'captured', image };
   } catch (error) {
     const message = (error as Error).message.slice(0, 500);
-    await mine()
-      .set({ status: 'failed', durationMs: Math.round(performance.now() - started), error: message })
-      .execute();
+    await context.db.transaction().execute(async (trx) => {
+      await mine(trx)
+        .set({ status: 'failed', durationMs: Math.round(performance.now() - started), error: message })
+        .execute();
+      await publishEvent(trx, SUBJECTS.captureFailed, { webcamId: camera.webcamId, name, error: message });
+    });
     context.log.warn({ camera: camera.name, tick: name, error: message }, 'capture failed');
     await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
-    await context.bus.publishEvent(SUBJECTS.captureFailed, { webcamId: camera.webcamId, name, error: message });
     return { outcome: 'failed', error: message };
   } finally {
     clearInterval(heartbeat);

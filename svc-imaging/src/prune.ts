@@ -1,4 +1,5 @@
 import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { publishEvent } from '@lakecams/service-kit';
 import type { CaptureContext } from './capture.ts';
 
 export const DEFAULT_RETENTION_DAYS = 14;
@@ -26,20 +27,23 @@ export async function pruneImages(
   if (!claimed) return { outcome: 'skipped' };
   const started = performance.now();
   try {
-    const removed = await context.db.deleteFrom('captures').where('name', '<', `${before}0000`).executeTakeFirst();
-    const days = await context.store.pruneDaysBefore(before);
-    await context.bus.publishEvent(SUBJECTS.imagesPruned, { before: `${before}0000` });
-    const captures = Number(removed.numDeletedRows);
-    await context.db
-      .updateTable('jobRuns')
-      .set({
-        status: 'done',
-        durationMs: Math.round(performance.now() - started),
-        detail: JSON.stringify({ before, captures, days }),
-      })
-      .where('id', '=', claimed.id)
-      .execute();
-    return { outcome: 'pruned', before, captures, days };
+    // Rows, outcome and event commit together; when the files cannot be removed, the rows stay too.
+    return await context.db.transaction().execute(async (trx) => {
+      const removed = await trx.deleteFrom('captures').where('name', '<', `${before}0000`).executeTakeFirst();
+      const days = await context.store.pruneDaysBefore(before);
+      await publishEvent(trx, SUBJECTS.imagesPruned, { before: `${before}0000` });
+      const captures = Number(removed.numDeletedRows);
+      await trx
+        .updateTable('jobRuns')
+        .set({
+          status: 'done',
+          durationMs: Math.round(performance.now() - started),
+          detail: JSON.stringify({ before, captures, days }),
+        })
+        .where('id', '=', claimed.id)
+        .execute();
+      return { outcome: 'pruned', before, captures, days } as const;
+    });
   } catch (error) {
     await context.db
       .updateTable('jobRuns')

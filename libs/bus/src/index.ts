@@ -17,6 +17,7 @@ export type {
   Handler,
   RequestOptions,
   Responder,
+  ServiceBus,
   SubscribeOptions,
   Subscription,
 } from './types.ts';

@@ -75,6 +75,12 @@ export interface Bus {
   close(): Promise<void>;
 }
 
+/**
+ * The bus as a service sees it. A service's durable events go through its outbox (`publishEvent(trx, …)` of the
+ * service kit), in the transaction of the change they announce; only the outbox's relay calls `Bus.publishEvent`.
+ */
+export type ServiceBus = Omit<Bus, 'publishEvent'>;
+
 /** Pino-style logger (fields first); `console` fits too. */
 export interface BusLogger {
   info(fields: Record<string, unknown>, message: string): void;

@@ -14,6 +14,7 @@ export {
   withDatabase,
 } from './database-url.ts';
 export { createKysely, migrateToLatest } from './database.ts';
+export { createOutboxTable, dropOutboxTable, inTransaction, publishEvent } from './outbox.ts';
 export { ADMIN_ROLE, authPlugin, type Principal } from './plugins/auth.ts';
 export { ErrorSchema, errorBody, errorsPlugin } from './plugins/errors.ts';
 export { healthPlugin, type ReadinessCheck } from './plugins/health.ts';

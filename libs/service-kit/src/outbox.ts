@@ -1,12 +1,15 @@
 import type { Bus } from '@lakecams/bus';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import pg from 'pg';
 
 /** Most events relayed in one transaction. */
 const BATCH = 100;
-/** Rows left behind (a bus outage, a crash) are looked for this often. */
+/** Rows the relay was not woken for (no listener, a bus outage, a crash) are looked for this often. */
 const SWEEP_MS = 2_000;
 const MAX_BACKOFF_MS = 10_000;
+/** Notified in the transaction of every event: PostgreSQL delivers it on commit only, never on rollback. */
+const CHANNEL = 'lakecams_outbox';
 
 interface OutboxRow {
   id: string;
@@ -16,30 +19,63 @@ interface OutboxRow {
 }
 
 /**
- * A transactional outbox in the service's own database: `publishEvent` stores the event and returns;
- * a relay hands stored events to the bus in order and deletes them once the bus has them. While the
- * bus is down events wait in the table, so a service keeps working and nothing is lost across an
- * outage or a restart. Delivery is at least once.
+ * Store a durable event in the transaction of the change it announces: both commit, or neither does.
+ * Only a `Transaction` is accepted, so an event cannot be written beside its change by mistake.
  */
-export async function createOutbox(bus: Bus, db: Kysely<unknown>, log: FastifyBaseLogger) {
-  // Infrastructure of the kit, not of any service's schema: created here rather than by a service migration.
-  await sql`create table if not exists lakecams_outbox (
-    id bigserial primary key,
-    subject text not null,
-    data text not null,
-    created_at timestamptz not null default now()
-  )`
-    .execute(db)
-    .catch((error: { code?: string }) => {
-      // Replicas starting together race on "if not exists": the loser finds the table made.
-      if (error.code !== '23505' && error.code !== '42P07') throw error;
-    });
+export async function publishEvent<DB>(trx: Transaction<DB>, subject: string, payload: unknown): Promise<void> {
+  await sql`
+    with stored as (
+      insert into lakecams_outbox (subject, data) values (${subject}, ${JSON.stringify(payload ?? null)}) returning id
+    )
+    select pg_notify(${CHANNEL}, '') from stored
+  `.execute(trx);
+}
 
+/** Run `work` in the transaction `db` already is, or in a new one. */
+export function inTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
+}
+
+/**
+ * The outbox table, created by each service's own migration. Databases from before that migration have it
+ * already, with the same columns (the kit used to create it at start). Frozen like a migration: a new shape
+ * is a new migration.
+ */
+export async function createOutboxTable(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('lakecams_outbox')
+    .ifNotExists()
+    .addColumn('id', 'bigserial', (c) => c.primaryKey())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('data', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
+}
+
+export async function dropOutboxTable(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('lakecams_outbox').ifExists().execute();
+}
+
+/**
+ * The relay of a transactional outbox in the service's own database: `publishEvent` stores an event with its
+ * change; the relay hands stored events to the bus in order and deletes them once the bus has them. It wakes
+ * when a transaction with events commits (LISTEN/NOTIFY on `connectionString`) and sweeps every two seconds
+ * for the rest. While the bus is down events wait in the table, so nothing is lost across an outage, a crash
+ * or a restart. Delivery is at least once.
+ */
+export async function createOutbox(
+  bus: Bus,
+  db: Kysely<unknown>,
+  log: FastifyBaseLogger,
+  options: { connectionString?: string | undefined } = {},
+) {
   let running: Promise<void> | null = null;
   let again = false;
   let failures = 0;
   let retryAt = 0;
   let closed = false;
+  let listener: pg.Client | undefined;
+  let listening: Promise<void> | undefined;
 
   async function relayBatch(): Promise<number> {
     return db.transaction().execute(async (trx) => {
@@ -86,30 +122,42 @@ export async function createOutbox(bus: Bus, db: Kysely<unknown>, log: FastifyBa
     });
   }
 
-  const sweeper = setInterval(kick, SWEEP_MS);
+  /** Wake on every commit with events; a lost connection is opened again by the next sweep. */
+  function listen() {
+    const { connectionString } = options;
+    if (!connectionString || listener || listening || closed) return;
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: 3000 });
+    client.on('notification', kick);
+    client.on('error', () => {}); // 'end' follows
+    client.on('end', () => {
+      if (listener === client) listener = undefined;
+    });
+    listening = (async () => {
+      try {
+        await client.connect();
+        await client.query(`listen ${CHANNEL}`);
+        if (closed) throw new Error('closed');
+        listener = client;
+        // Events committed while nobody listened.
+        kick();
+      } catch {
+        await client.end().catch(() => undefined);
+      } finally {
+        listening = undefined;
+      }
+    })();
+  }
+
+  listen();
+  await listening;
+  kick();
+  const sweeper = setInterval(() => {
+    listen();
+    kick();
+  }, SWEEP_MS);
   sweeper.unref();
 
-  const outboxBus: Bus = {
-    get kind() {
-      return bus.kind;
-    },
-    publish: (subject, data) => bus.publish(subject, data),
-    subscribe: (subject, handler, options) => bus.subscribe(subject, handler, options),
-    async publishEvent(subject, data) {
-      await sql`insert into lakecams_outbox (subject, data) values (${subject}, ${JSON.stringify(data ?? null)})`.execute(
-        db,
-      );
-      kick();
-    },
-    consume: (handler, options) => bus.consume(handler, options),
-    request: (subject, data, options) => bus.request(subject, data, options),
-    respond: (subject, responder, options) => bus.respond(subject, responder, options),
-    isConnected: () => bus.isConnected(),
-    close: () => bus.close(),
-  };
-
   return {
-    bus: outboxBus,
     /** Events still waiting (shown by tests and metrics). */
     async pending(): Promise<number> {
       const { rows } = await sql<{ n: string }>`select count(*) as n from lakecams_outbox`.execute(db);
@@ -122,6 +170,9 @@ export async function createOutbox(bus: Bus, db: Kysely<unknown>, log: FastifyBa
       if (failures === 0) await relayAll().catch(() => undefined);
       closed = true;
       clearInterval(sweeper);
+      await listening;
+      await listener?.end().catch(() => undefined);
+      listener = undefined;
     },
   };
 }

@@ -77,6 +77,8 @@ export async function buildServiceApp<Options extends FastifyPluginOptions>(
     bus: runtime.bus,
     service: definition.name,
     version: definition.version,
+    // The outbox relay listens there for commits with events.
+    ...(definition.migrations && runtime.databaseUrl ? { databaseUrl: runtime.databaseUrl } : {}),
   });
   await app.register(authPlugin, { publicKey: runtime.jwtPublicKey });
   // Not encapsulated: the service owns this instance, and its decorations are reachable from it (tests, runners).

@@ -6,6 +6,7 @@ import * as cameraAccess from './2026-11-22-04-camera-access.ts';
 import * as paused from './2026-11-22-05-paused.ts';
 import * as layers from './2026-11-22-06-layers.ts';
 import * as heartbeat from './2026-11-22-07-heartbeat.ts';
+import * as outbox from './2026-11-25-01-outbox.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-cameras': cameras,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-05-paused': paused,
   '2026-11-22-06-layers': layers,
   '2026-11-22-07-heartbeat': heartbeat,
+  '2026-11-25-01-outbox': outbox,
 };

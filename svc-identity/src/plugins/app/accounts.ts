@@ -3,7 +3,8 @@ import { ACCESS_COOKIE, REFRESH_COOKIE, SUBJECTS, type User } from '@lakecams/co
 import { createSigner } from 'fast-jwt';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { publishEvent } from '@lakecams/service-kit';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, UserRow } from '../../database.ts';
 import { DEFAULTS, type IdentityOptions } from '../../options.ts';
 import { createRefreshTokens, type RefreshTokens } from './refresh-tokens.ts';
@@ -16,8 +17,8 @@ declare module 'fastify' {
     /** The User of spec §3 with a fresh access token; sets the rotated refresh cookie when given. */
     signedInUser(user: UserRow, reply: FastifyReply, refreshToken?: string): Promise<User>;
     clearRefreshCookie(reply: FastifyReply): void;
-    /** Tell other services who a user is now (id, userName, email, emailConfirmed) and what changed. */
-    announceUser(userId: string, change: string): Promise<void>;
+    /** Tell other services who a user is now (id, userName, email, emailConfirmed) and what changed, with the change. */
+    announceUser<DB>(trx: Transaction<DB>, userId: string, change: string): Promise<void>;
   }
 }
 
@@ -49,11 +50,11 @@ export default fp(
       reply.setCookie(ACCESS_COOKIE, jwtToken, { ...cookie, path: '/api', maxAge: ttlSeconds });
       return { ...toSummary(user), roles, jwtToken };
     });
-    app.decorate('announceUser', async (userId: string, change: string) => {
-      const user = await app.users.byId(userId);
+    app.decorate('announceUser', async <DB>(trx: Transaction<DB>, userId: string, change: string) => {
+      const user = await createUserRepository(trx as unknown as Transaction<Database>).byId(userId);
       if (!user) return;
       const { id, userName, email, emailConfirmed } = user;
-      await app.bus.publishEvent(SUBJECTS.userChanged, { id, userName, email, emailConfirmed, change });
+      await publishEvent(trx, SUBJECTS.userChanged, { id, userName, email, emailConfirmed, change });
     });
     app.decorate('clearRefreshCookie', (reply: FastifyReply) => {
       reply.clearCookie(REFRESH_COOKIE, cookie);

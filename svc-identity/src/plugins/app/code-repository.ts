@@ -1,4 +1,5 @@
 import type { CodeAssignment, OwnedCodeAssignment } from '@lakecams/contracts';
+import { inTransaction } from '@lakecams/service-kit';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database.ts';
 import { readableCode } from '../../secrets.ts';
@@ -77,7 +78,7 @@ export function createCodeRepository(db: Kysely<Database>) {
     },
     /** Remove the assignment and its code, so the code cannot be redeemed again. */
     async removeFromSystem(id: string, userId: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const removed = await trx
           .deleteFrom('codeAssignments')
           .where('id', '=', id)
@@ -91,3 +92,5 @@ export function createCodeRepository(db: Kysely<Database>) {
     },
   };
 }
+
+export type CodeRepository = ReturnType<typeof createCodeRepository>;

@@ -3,8 +3,11 @@ import { ConfigError } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database.ts';
 import type { IdentityOptions } from '../../options.ts';
 import { hashPassword } from '../../passwords.ts';
+import { createUserRepository } from './user-repository.ts';
 
 function demoPassword(): string {
   const pick = (alphabet: string, n: number) =>
@@ -58,17 +61,21 @@ export default fp(
       options.admin ??
       (options.demoAdmin ? { username: 'webcamadmin', email: 'admin@seecam.example', password: demoPassword() } : null);
     if (!admin) return;
-    const user = await app.users.insert({
-      userName: admin.username,
-      email: admin.email,
-      firstName: 'Portal',
-      lastName: 'Admin',
-      phoneNumber: '055 000 00 00',
-      passwordHash: await hashPassword(admin.password),
-      emailConfirmed: true,
+    const passwordHash = await hashPassword(admin.password);
+    await (app.db as Kysely<Database>).transaction().execute(async (trx) => {
+      const users = createUserRepository(trx);
+      const user = await users.insert({
+        userName: admin.username,
+        email: admin.email,
+        firstName: 'Portal',
+        lastName: 'Admin',
+        phoneNumber: '055 000 00 00',
+        passwordHash,
+        emailConfirmed: true,
+      });
+      await users.addRole(user.id, ROLES.admin);
+      await app.announceUser(trx, user.id, 'created');
     });
-    await app.users.addRole(user.id, ROLES.admin);
-    await app.announceUser(user.id, 'created');
     if (!options.admin) {
       app.log.warn({ username: admin.username }, 'demo administrator created');
       options.onDemoAdminCreated?.({ username: admin.username, password: admin.password });

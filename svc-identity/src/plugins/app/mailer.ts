@@ -1,6 +1,8 @@
 import { SUBJECTS } from '@lakecams/contracts';
+import { publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Transaction } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,8 +19,11 @@ export interface Mail {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Queue a mail; it is delivered by the mailer, with retries, even across restarts. */
-    sendMail(mail: Mail): Promise<void>;
+    /**
+     * Queue a mail in the transaction of the change it tells of (or a transaction of its own); it is delivered
+     * by the mailer once that commits, with retries, even across restarts.
+     */
+    sendMail<DB>(trx: Transaction<DB>, mail: Mail): Promise<void>;
   }
 }
 
@@ -39,7 +44,7 @@ export default fp(
       app.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
     }
 
-    app.decorate('sendMail', (mail: Mail) => app.bus.publishEvent(SUBJECTS.mailSend, mail));
+    app.decorate('sendMail', <DB>(trx: Transaction<DB>, mail: Mail) => publishEvent(trx, SUBJECTS.mailSend, mail));
     const subscription = await consumeWithBackoff<Mail>(app, deliver, {
       durable: 'svc-identity-mailer',
       filter: SUBJECTS.mailSend,

@@ -1,3 +1,4 @@
+import { publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -30,21 +31,25 @@ export default fp(
         expiresAt: new Date(Date.now() + DEFAULTS.resetCodeTtlMinutes * 60_000),
         failedAttempts: 0,
       };
-      await db
-        .insertInto('passwordResets')
-        .values({ userId: user.id, ...reset })
-        .onConflict((oc) => oc.column('userId').doUpdateSet(reset))
-        .execute();
       const link = `${options.publicUrl()}/resetPassword?email=${encodeURIComponent(user.email)}&code=${code}`;
-      await app.sendMail({
-        to: user.email,
-        subject: 'Seecam Zürichsee: Passwort zurücksetzen',
-        text: `Hallo ${user.firstName}\n\nIhr Code zum Zurücksetzen des Passworts (Benutzername ${user.userName}):\n${code}\n\n${link}\n\nDer Code ist ${DEFAULTS.resetCodeTtlMinutes} Minuten gültig. Falls Sie kein neues Passwort angefordert haben, ignorieren Sie diese Mail.\n`,
+      // The code is stored only with its mail queued, so a code nobody was sent never replaces a mailed one.
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('passwordResets')
+          .values({ userId: user.id, ...reset })
+          .onConflict((oc) => oc.column('userId').doUpdateSet(reset))
+          .execute();
+        await app.sendMail(trx, {
+          to: user.email,
+          subject: 'Seecam Zürichsee: Passwort zurücksetzen',
+          text: `Hallo ${user.firstName}\n\nIhr Code zum Zurücksetzen des Passworts (Benutzername ${user.userName}):\n${code}\n\n${link}\n\nDer Code ist ${DEFAULTS.resetCodeTtlMinutes} Minuten gültig. Falls Sie kein neues Passwort angefordert haben, ignorieren Sie diese Mail.\n`,
+        });
       });
     }
 
+    // Nothing changes yet: the request is an event of its own, in a transaction of its own.
     app.decorate('requestPasswordRecovery', (email: string) =>
-      app.bus.publishEvent(PASSWORD_RECOVERY_SUBJECT, { email }),
+      db.transaction().execute((trx) => publishEvent(trx, PASSWORD_RECOVERY_SUBJECT, { email })),
     );
     const subscription = await consumeWithBackoff(app, mailResetCode, {
       durable: 'svc-identity-password-recovery',

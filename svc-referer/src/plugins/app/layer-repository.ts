@@ -6,9 +6,10 @@ import {
   type LayerLevel,
   SUBJECTS,
 } from '@lakecams/contracts';
+import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../database.ts';
 
 export interface LayerInput {
@@ -22,6 +23,23 @@ export interface LayerInput {
 /** A layer as stored: the wire shape plus whose page it belongs to. */
 export type StoredLayer = Layer & { refererUserId: number; imageHash: string };
 
+/** Tell svc-imaging a layer was saved or deleted, in the transaction of that change. */
+async function announceLayer(trx: Transaction<Database>, stored: StoredLayer, deleted: boolean): Promise<void> {
+  const { refererUserId: _owner, imageHash, ...layer } = stored;
+  await publishEvent(trx, SUBJECTS.layerChanged, { layer, imageHash, deleted } satisfies LayerChanged);
+}
+
+/** Announce every layer of a referer user again: its url changed, or (`deleted`) it is being removed. */
+export async function announceLayersOf(
+  trx: Transaction<Database>,
+  refererUserId: number,
+  deleted: boolean,
+): Promise<void> {
+  for (const layer of await createLayerRepository(trx).ofRefererUser(refererUserId))
+    await announceLayer(trx, layer, deleted);
+}
+
+/** Layers of referer pages; every change is announced to svc-imaging with it. */
 export function createLayerRepository(db: Kysely<Database>) {
   const layers = () =>
     db
@@ -37,6 +55,10 @@ export function createLayerRepository(db: Kysely<Database>) {
         'layers.refererUserId',
         'layers.imageHash',
       ]);
+  const announceSaved = async (trx: Transaction<Database>, id: number) => {
+    const saved = await createLayerRepository(trx).get(id);
+    if (saved) await announceLayer(trx, saved, false);
+  };
   return {
     list(refererUserIds: number[], cameraId: number, level?: LayerLevel): Promise<StoredLayer[]> {
       if (refererUserIds.length === 0) return Promise.resolve([]);
@@ -59,23 +81,33 @@ export function createLayerRepository(db: Kysely<Database>) {
       return Number((await query.executeTakeFirstOrThrow()).n);
     },
     async insert(input: LayerInput, image: { png: Buffer; hash: string }): Promise<number> {
-      const row = await db
-        .insertInto('layers')
-        .values({ ...input, image: image.png, imageHash: image.hash })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+      return inTransaction(db, async (trx) => {
+        const row = await trx
+          .insertInto('layers')
+          .values({ ...input, image: image.png, imageHash: image.hash })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await announceSaved(trx, row.id);
+        return row.id;
+      });
     },
     async update(id: number, input: LayerInput, image?: { png: Buffer; hash: string }): Promise<void> {
-      await db
-        .updateTable('layers')
-        .set({ ...input, ...(image ? { image: image.png, imageHash: image.hash } : {}), updatedAt: new Date() })
-        .where('id', '=', id)
-        .execute();
+      await inTransaction(db, async (trx) => {
+        await trx
+          .updateTable('layers')
+          .set({ ...input, ...(image ? { image: image.png, imageHash: image.hash } : {}), updatedAt: new Date() })
+          .where('id', '=', id)
+          .execute();
+        await announceSaved(trx, id);
+      });
     },
-    async remove(id: number): Promise<boolean> {
-      const result = await db.deleteFrom('layers').where('id', '=', id).executeTakeFirst();
-      return result.numDeletedRows > 0n;
+    async remove(layer: StoredLayer): Promise<boolean> {
+      return inTransaction(db, async (trx) => {
+        const result = await trx.deleteFrom('layers').where('id', '=', layer.id).executeTakeFirst();
+        if (!result.numDeletedRows) return false;
+        await announceLayer(trx, layer, true);
+        return true;
+      });
     },
   };
 }
@@ -85,8 +117,6 @@ export type LayerRepository = ReturnType<typeof createLayerRepository>;
 declare module 'fastify' {
   interface FastifyInstance {
     layerRepository: LayerRepository;
-    /** Tell svc-imaging a layer was saved or deleted (durable). */
-    announceLayer(layer: StoredLayer, deleted: boolean): Promise<void>;
   }
 }
 
@@ -94,10 +124,6 @@ export default fp(
   async (app: FastifyInstance) => {
     const repository = createLayerRepository(app.db as Kysely<Database>);
     app.decorate('layerRepository', repository);
-    app.decorate('announceLayer', async (stored: StoredLayer, deleted: boolean) => {
-      const { refererUserId: _owner, imageHash, ...layer } = stored;
-      await app.bus.publishEvent(SUBJECTS.layerChanged, { layer, imageHash, deleted } satisfies LayerChanged);
-    });
     // svc-imaging fetches a layer's image in pieces when it learns of a change.
     const images = await app.bus.respond<{ layerId: number; offset?: number }, LayerImageChunk | null>(
       SUBJECTS.layerImage,

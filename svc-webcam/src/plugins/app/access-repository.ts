@@ -5,9 +5,10 @@ import {
   SUBJECTS,
   type UserRef,
 } from '@lakecams/contracts';
+import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { type PresentedCamera, presentCamera } from '../../camera-presentation.ts';
 import type { Database, WebcamsTable } from '../../database.ts';
 
@@ -21,6 +22,36 @@ export interface CameraAccess {
   permittedUserIds: string[];
 }
 
+/** A camera's whole access state, as svc-imaging keeps it. */
+async function accessOf(db: Kysely<Database>, webcamId: number): Promise<CameraAccess> {
+  const [configurations, bookings, permitted] = await Promise.all([
+    db.selectFrom('cameraConfigurations').select(['userId', 'quality']).where('webcamId', '=', webcamId).execute(),
+    db
+      .selectFrom('refererBookings')
+      .select(['url', 'startDay', 'endDay', 'quality'])
+      .where('webcamId', '=', webcamId)
+      .where('url', 'is not', null)
+      .execute(),
+    db.selectFrom('cameraPermissions').select('userId').where('webcamId', '=', webcamId).execute(),
+  ]);
+  return {
+    webcamId,
+    configurations,
+    bookings: bookings.map((b) => ({ url: b.url as string, start: b.startDay, end: b.endDay, quality: b.quality })),
+    permittedUserIds: permitted.map((p) => p.userId),
+  };
+}
+
+/**
+ * Announce the camera's access state in the transaction that changed it. The camera's row is locked first, so
+ * of two changes to one camera the later sees the earlier and its event comes after it.
+ */
+async function announceAccess(trx: Transaction<Database>, webcamId: number): Promise<void> {
+  await trx.selectFrom('webcams').select('id').where('id', '=', webcamId).forNoKeyUpdate().execute();
+  await publishEvent(trx, SUBJECTS.accessChanged, await accessOf(trx, webcamId));
+}
+
+/** Every change of a camera's access is announced with it (svc-imaging decides qualities from it). */
 export function createAccessRepository(db: Kysely<Database>) {
   const userRef = (row: { userId: string | null; userName: string | null; email: string | null }): UserRef | null =>
     row.userId ? { id: row.userId, userName: row.userName ?? '', email: row.email ?? '' } : null;
@@ -50,7 +81,7 @@ export function createAccessRepository(db: Kysely<Database>) {
     },
 
     async setPermittedUsers(webcamId: number, userIds: string[]): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await trx.deleteFrom('cameraPermissions').where('webcamId', '=', webcamId).execute();
         if (userIds.length) {
           await trx
@@ -58,6 +89,7 @@ export function createAccessRepository(db: Kysely<Database>) {
             .values([...new Set(userIds)].map((userId) => ({ webcamId, userId })))
             .execute();
         }
+        await announceAccess(trx, webcamId);
       });
     },
 
@@ -94,25 +126,31 @@ export function createAccessRepository(db: Kysely<Database>) {
 
     /** One configuration per user (or for all other users): a new quality replaces the old one. */
     async setConfiguration(webcamId: number, userId: string | null, quality: Quality): Promise<void> {
-      const existing = await db
-        .selectFrom('cameraConfigurations')
-        .select('id')
-        .where('webcamId', '=', webcamId)
-        .where((eb) => (userId ? eb('userId', '=', userId) : eb('userId', 'is', null)))
-        .executeTakeFirst();
-      if (existing)
-        await db.updateTable('cameraConfigurations').set({ quality }).where('id', '=', existing.id).execute();
-      else await db.insertInto('cameraConfigurations').values({ webcamId, userId, quality }).execute();
+      await inTransaction(db, async (trx) => {
+        const existing = await trx
+          .selectFrom('cameraConfigurations')
+          .select('id')
+          .where('webcamId', '=', webcamId)
+          .where((eb) => (userId ? eb('userId', '=', userId) : eb('userId', 'is', null)))
+          .executeTakeFirst();
+        if (existing)
+          await trx.updateTable('cameraConfigurations').set({ quality }).where('id', '=', existing.id).execute();
+        else await trx.insertInto('cameraConfigurations').values({ webcamId, userId, quality }).execute();
+        await announceAccess(trx, webcamId);
+      });
     },
 
     /** Returns the camera of the removed configuration, or undefined when there was none. */
     async removeConfiguration(id: number): Promise<number | undefined> {
-      const removed = await db
-        .deleteFrom('cameraConfigurations')
-        .where('id', '=', id)
-        .returning('webcamId')
-        .executeTakeFirst();
-      return removed?.webcamId;
+      return inTransaction(db, async (trx) => {
+        const removed = await trx
+          .deleteFrom('cameraConfigurations')
+          .where('id', '=', id)
+          .returning('webcamId')
+          .executeTakeFirst();
+        if (removed) await announceAccess(trx, removed.webcamId);
+        return removed?.webcamId;
+      });
     },
 
     async bookings(webcamId: number): Promise<RefererBooking[]> {
@@ -138,27 +176,35 @@ export function createAccessRepository(db: Kysely<Database>) {
         refererUserText: booking.refererUserText,
         url: booking.url,
       };
-      const row = booking.id
-        ? await db
-            .updateTable('refererBookings')
-            .set(values)
-            .where('id', '=', booking.id)
-            .where('webcamId', '=', booking.webcamId)
-            .returningAll()
-            .executeTakeFirst()
-        : await db.insertInto('refererBookings').values(values).returningAll().executeTakeFirst();
+      const row = await inTransaction(db, async (trx) => {
+        const row = booking.id
+          ? await trx
+              .updateTable('refererBookings')
+              .set(values)
+              .where('id', '=', booking.id)
+              .where('webcamId', '=', booking.webcamId)
+              .returningAll()
+              .executeTakeFirst()
+          : await trx.insertInto('refererBookings').values(values).returningAll().executeTakeFirst();
+        if (row) await announceAccess(trx, booking.webcamId);
+        return row;
+      });
       if (!row) return undefined;
       const { startDay, endDay, url: _url, ...rest } = row;
       return { ...rest, start: startDay, end: endDay };
     },
 
     async removeBooking(webcamId: number, id: number): Promise<boolean> {
-      const removed = await db
-        .deleteFrom('refererBookings')
-        .where('id', '=', id)
-        .where('webcamId', '=', webcamId)
-        .executeTakeFirst();
-      return removed.numDeletedRows > 0n;
+      return inTransaction(db, async (trx) => {
+        const removed = await trx
+          .deleteFrom('refererBookings')
+          .where('id', '=', id)
+          .where('webcamId', '=', webcamId)
+          .executeTakeFirst();
+        if (!removed.numDeletedRows) return false;
+        await announceAccess(trx, webcamId);
+        return true;
+      });
     },
 
     /** Cameras booked for any of these referer users; all cameras when `refererUserIds` is null. */
@@ -178,25 +224,6 @@ export function createAccessRepository(db: Kysely<Database>) {
       }
       return query.execute();
     },
-
-    async access(webcamId: number): Promise<CameraAccess> {
-      const [configurations, bookings, permitted] = await Promise.all([
-        db.selectFrom('cameraConfigurations').select(['userId', 'quality']).where('webcamId', '=', webcamId).execute(),
-        db
-          .selectFrom('refererBookings')
-          .select(['url', 'startDay', 'endDay', 'quality'])
-          .where('webcamId', '=', webcamId)
-          .where('url', 'is not', null)
-          .execute(),
-        db.selectFrom('cameraPermissions').select('userId').where('webcamId', '=', webcamId).execute(),
-      ]);
-      return {
-        webcamId,
-        configurations,
-        bookings: bookings.map((b) => ({ url: b.url as string, start: b.startDay, end: b.endDay, quality: b.quality })),
-        permittedUserIds: permitted.map((p) => p.userId),
-      };
-    },
   };
 }
 
@@ -205,8 +232,6 @@ export type AccessRepository = ReturnType<typeof createAccessRepository>;
 declare module 'fastify' {
   interface FastifyInstance {
     accessRepository: AccessRepository;
-    /** Tell svc-imaging the camera's whole access state (durable). */
-    announceAccess(webcamId: number): Promise<void>;
   }
 }
 
@@ -214,9 +239,6 @@ export default fp(
   async (app: FastifyInstance) => {
     const repository = createAccessRepository(app.db as Kysely<Database>);
     app.decorate('accessRepository', repository);
-    app.decorate('announceAccess', async (webcamId: number) => {
-      await app.bus.publishEvent(SUBJECTS.accessChanged, await repository.access(webcamId));
-    });
     // Names and emails of users, as svc-identity announces them.
     const users = await app.bus.consume<{ id: string; userName?: string; email?: string; emailConfirmed?: boolean }>(
       async (message) => {

@@ -1,4 +1,5 @@
 import { SUBJECTS } from '@lakecams/contracts';
+import { publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Kysely, sql } from 'kysely';
@@ -25,7 +26,8 @@ export default fp(
     if (!options.demoCameras) return;
     const db = app.db as Kysely<Database>;
     const base = options.demoSourceUrl ?? `http://127.0.0.1:8080${DEMO_SOURCE_PATH.slice(0, -1)}`;
-    const announcements = await db.transaction().execute(async (trx) => {
+    // Each camera is announced in the transaction that seeds or moves it.
+    const announced = await db.transaction().execute(async (trx) => {
       const repository = createWebcamRepository(trx);
       if ((await repository.count()) > 0) {
         const target = sql<string>`concat(${`${base}/`}::text, name, '.jpg')`;
@@ -36,20 +38,17 @@ export default fp(
           .where('pattern', '!=', target)
           .returningAll()
           .execute();
-        return moved.map((webcam) => ({ webcam }));
+        for (const webcam of moved) await publishEvent(trx, SUBJECTS.cameraUpserted, webcam);
+        return moved.length;
       }
-      const created = [];
       for (const { lat, lng, direction, ...camera } of DEMO_CAMERAS) {
         const webcam = await repository.insert({ ...camera, pattern: `${base}/${camera.name}.jpg` });
-        created.push({ webcam, position: { lat, lng, direction } });
+        await publishEvent(trx, SUBJECTS.cameraUpserted, { ...webcam, position: { lat, lng, direction } });
       }
       await repository.setNews(DEMO_NEWS);
-      return created;
+      return DEMO_CAMERAS.length;
     });
-    for (const { webcam, ...rest } of announcements) {
-      await app.bus.publishEvent(SUBJECTS.cameraUpserted, { ...webcam, ...rest });
-    }
-    if (announcements.length) app.log.info({ cameras: announcements.length }, 'demo cameras seeded or re-pointed');
+    if (announced) app.log.info({ cameras: announced }, 'demo cameras seeded or re-pointed');
   },
   { name: 'demo-seed', dependencies: ['webcam-repository'] },
 );

@@ -1,4 +1,5 @@
-import type { CameraListItem, Image, Webcam } from '@lakecams/contracts';
+import { type CameraListItem, type Image, SUBJECTS, type Webcam } from '@lakecams/contracts';
+import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
@@ -94,15 +95,28 @@ export function createWebcamRepository(db: Db) {
       return Number(count);
     },
 
-    /** Update the camera with this id, or create it when `id` is absent; undefined when the id is unknown. */
+    /**
+     * Update the camera with this id, or create it when `id` is absent, and announce it with the change;
+     * undefined when the id is unknown.
+     */
     async save(webcam: Omit<Webcam, 'id'> & { id?: number | undefined }): Promise<Webcam | undefined> {
       const { id, ...values } = webcam;
-      if (!id) return db.insertInto('webcams').values(values).returningAll().executeTakeFirst();
-      return db.updateTable('webcams').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+      return inTransaction(db, async (trx) => {
+        const saved = id
+          ? await trx.updateTable('webcams').set(values).where('id', '=', id).returningAll().executeTakeFirst()
+          : await trx.insertInto('webcams').values(values).returningAll().executeTakeFirst();
+        if (saved) await publishEvent(trx, SUBJECTS.cameraUpserted, saved);
+        return saved;
+      });
     },
 
+    /** Remove a camera and announce it with the change; undefined when the id is unknown. */
     async remove(id: number): Promise<Webcam | undefined> {
-      return db.deleteFrom('webcams').where('id', '=', id).returningAll().executeTakeFirst();
+      return inTransaction(db, async (trx) => {
+        const removed = await trx.deleteFrom('webcams').where('id', '=', id).returningAll().executeTakeFirst();
+        if (removed) await publishEvent(trx, SUBJECTS.cameraDeleted, removed);
+        return removed;
+      });
     },
 
     async nameTaken(name: string, exceptId?: number): Promise<boolean> {

@@ -5,7 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
-import { createCodeRepository } from '../../../plugins/app/code-repository.ts';
+import { type CodeRepository, createCodeRepository } from '../../../plugins/app/code-repository.ts';
+import { createUserRepository } from '../../../plugins/app/user-repository.ts';
 import { errors, Uuid } from '../../../schemas.ts';
 
 export { CODE_FEATURES };
@@ -23,8 +24,16 @@ const OwnedCodeAssignmentSchema = Type.Object({ ...CodeAssignmentSchema.properti
 const actingUser = (request: FastifyRequest) => request.principal?.actingUserId as string;
 
 const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const codes = createCodeRepository(app.db as Kysely<Database>);
-  const changed = (userId: string) => app.announceUser(userId, 'roles');
+  const db = app.db as Kysely<Database>;
+  const codes = createCodeRepository(db);
+  /** Change codes and announce whose roles changed with them, in one transaction. */
+  const changeRoles = <T>(work: (codes: CodeRepository) => Promise<T>, whose: (outcome: T) => string | undefined) =>
+    db.transaction().execute(async (trx) => {
+      const outcome = await work(createCodeRepository(trx));
+      const userId = whose(outcome);
+      if (userId) await app.announceUser(trx, userId, 'roles');
+      return outcome;
+    });
 
   app.post(
     '/api/Code/CreateCodes',
@@ -54,9 +63,11 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const assignment = await codes.assign(request.query.code, actingUser(request));
+      const assignment = await changeRoles(
+        (codes) => codes.assign(request.query.code, actingUser(request)),
+        (assigned) => assigned?.userId,
+      );
       if (!assignment) return reply.code(400).send(errorBody(400, 'This code is not valid'));
-      await changed(assignment.userId);
       return assignment;
     },
   );
@@ -96,10 +107,11 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await codes.removeAssignment(request.query.codeAssignementGuid, actingUser(request)))) {
-        return reply.code(404).send(errorBody(404, 'Code assignment not found'));
-      }
-      await changed(actingUser(request));
+      const removed = await changeRoles(
+        (codes) => codes.removeAssignment(request.query.codeAssignementGuid, actingUser(request)),
+        (removed) => (removed ? actingUser(request) : undefined),
+      );
+      if (!removed) return reply.code(404).send(errorBody(404, 'Code assignment not found'));
       return replyTrue(reply);
     },
   );
@@ -116,10 +128,11 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { userGuid, codeAssignementGuid } = request.query;
-      if (!(await codes.removeFromSystem(codeAssignementGuid, userGuid))) {
-        return reply.code(404).send(errorBody(404, 'Code assignment not found'));
-      }
-      await changed(userGuid);
+      const removed = await changeRoles(
+        (codes) => codes.removeFromSystem(codeAssignementGuid, userGuid),
+        (removed) => (removed ? userGuid : undefined),
+      );
+      if (!removed) return reply.code(404).send(errorBody(404, 'Code assignment not found'));
       return replyTrue(reply);
     },
   );
@@ -135,9 +148,12 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await app.users.confirmEmail(request.query.userGuid)))
-        return reply.code(404).send(errorBody(404, 'User not found'));
-      await app.announceUser(request.query.userGuid, 'confirmed');
+      const confirmed = await db.transaction().execute(async (trx) => {
+        const confirmed = await createUserRepository(trx).confirmEmail(request.query.userGuid);
+        if (confirmed) await app.announceUser(trx, request.query.userGuid, 'confirmed');
+        return confirmed;
+      });
+      if (!confirmed) return reply.code(404).send(errorBody(404, 'User not found'));
       return replyTrue(reply);
     },
   );

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
 import { DEFAULTS } from '../../../options.ts';
 import { hashPassword } from '../../../passwords.ts';
-import { toSummary } from '../../../plugins/app/user-repository.ts';
+import { createUserRepository, toSummary } from '../../../plugins/app/user-repository.ts';
 import { errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
 import { randomToken, sha256 } from '../../../secrets.ts';
 
@@ -57,8 +57,9 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       }
       const token = randomToken();
       const passwordHash = await hashPassword(model.password);
-      const user = await db.transaction().execute(async (trx) => {
-        const created = await trx
+      // The account, its confirmation mail and its announcement commit together.
+      await db.transaction().execute(async (trx) => {
+        const user = await trx
           .insertInto('users')
           .values({
             userName: model.username,
@@ -73,20 +74,19 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
         await trx
           .insertInto('emailConfirmations')
           .values({
-            userId: created.id,
+            userId: user.id,
             tokenHash: sha256(token),
             expiresAt: new Date(Date.now() + DEFAULTS.confirmationTtlHours * 3600_000),
           })
           .execute();
-        return created;
+        const link = `${options.publicUrl()}/confirmRegistration?email=${encodeURIComponent(user.email)}&token=${token}`;
+        await app.sendMail(trx, {
+          to: user.email,
+          subject: 'Seecam Zürichsee: Registrierung bestätigen',
+          text: `Hallo ${user.firstName}\n\nBitte bestätigen Sie Ihre Registrierung:\n${link}\n\nOder geben Sie auf der Seite "Registrierung bestätigen" diesen Token ein:\n${token}\n\nDer Link ist ${DEFAULTS.confirmationTtlHours} Stunden gültig.\n`,
+        });
+        await app.announceUser(trx, user.id, 'registered');
       });
-      const link = `${options.publicUrl()}/confirmRegistration?email=${encodeURIComponent(user.email)}&token=${token}`;
-      await app.sendMail({
-        to: user.email,
-        subject: 'Seecam Zürichsee: Registrierung bestätigen',
-        text: `Hallo ${user.firstName}\n\nBitte bestätigen Sie Ihre Registrierung:\n${link}\n\nOder geben Sie auf der Seite "Registrierung bestätigen" diesen Token ein:\n${token}\n\nDer Link ist ${DEFAULTS.confirmationTtlHours} Stunden gültig.\n`,
-      });
-      await app.announceUser(user.id, 'registered');
       return replyTrue(reply);
     },
   );
@@ -109,13 +109,16 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     },
     async (request, reply) => {
       const { firstName, lastName, phoneNumber } = request.body;
-      const user = await app.users.updateProfile(request.principal?.actingUserId as string, {
-        firstName,
-        lastName,
-        phoneNumber,
+      const user = await db.transaction().execute(async (trx) => {
+        const user = await createUserRepository(trx).updateProfile(request.principal?.actingUserId as string, {
+          firstName,
+          lastName,
+          phoneNumber,
+        });
+        if (user) await app.announceUser(trx, user.id, 'profile');
+        return user;
       });
       if (!user) return reply.code(404).send(errorBody(404, 'User not found'));
-      await app.announceUser(user.id, 'profile');
       return toSummary(user);
     },
   );

@@ -31,8 +31,8 @@ const registerConfirmRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ emailConfirmed: true }).where('id', '=', user.id).execute();
         await trx.deleteFrom('emailConfirmations').where('userId', '=', user.id).execute();
+        await app.announceUser(trx, user.id, 'confirmed');
       });
-      await app.announceUser(user.id, 'confirmed');
       return true;
     },
   );

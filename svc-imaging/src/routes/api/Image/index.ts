@@ -27,6 +27,7 @@ import sharp from 'sharp';
 import { Type } from 'typebox';
 import { announceImage, captureTick, imageOf } from '../../../capture.ts';
 import type { Database } from '../../../database.ts';
+import { createCameraDirectory } from '../../../plugins/app/camera-directory.ts';
 import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
 import { PictureCache } from '../../../picture-cache.ts';
@@ -248,17 +249,21 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { webcamId, lat, lng, direction, name } = request.body;
-      const camera = await app.cameraDirectory.setPosition(webcamId, { lat, lng, direction });
+      const camera = await db.transaction().execute(async (trx) => {
+        const camera = await createCameraDirectory(trx).setPosition(webcamId, { lat, lng, direction });
+        if (!camera) return undefined;
+        const updated = await trx
+          .updateTable('captures')
+          .set({ lat, lng, direction })
+          .where('webcamId', '=', webcamId)
+          .where('name', '>=', name)
+          .where('status', '=', 'done')
+          .returning('name')
+          .execute();
+        for (const { name: imageName } of updated) await announceImage(trx, imageOf(camera, imageName));
+        return camera;
+      });
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${webcamId}`));
-      const updated = await db
-        .updateTable('captures')
-        .set({ lat, lng, direction })
-        .where('webcamId', '=', webcamId)
-        .where('name', '>=', name)
-        .where('status', '=', 'done')
-        .returning('name')
-        .execute();
-      for (const { name: imageName } of updated) await announceImage(app.bus, imageOf(camera, imageName));
       return replyTrue(reply);
     },
   );

@@ -11,6 +11,7 @@ import {
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
+import { announceLayersOf } from '../../../plugins/app/layer-repository.ts';
 
 const RefererUserSchema = Type.Object({ id: Type.Integer(), userEmail: Type.String(), url: Type.String() });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
@@ -118,10 +119,13 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const values = { userId: user.id, userEmail: user.email, url };
       try {
         if (id) {
-          const updated = await db.updateTable('refererUsers').set(values).where('id', '=', id).executeTakeFirst();
+          const updated = await db.transaction().execute(async (trx) => {
+            const updated = await trx.updateTable('refererUsers').set(values).where('id', '=', id).executeTakeFirst();
+            // Layers are drawn for the page's url: svc-imaging must learn the new one.
+            if (updated.numUpdatedRows) await announceLayersOf(trx, id, false);
+            return updated;
+          });
           if (!updated.numUpdatedRows) return reply.code(404).send(errorBody(404, `No referer user ${id}`));
-          // Layers are drawn for the page's url: svc-imaging must learn the new one.
-          for (const layer of await app.layerRepository.ofRefererUser(id)) await app.announceLayer(layer, false);
         } else {
           await db.insertInto('refererUsers').values(values).execute();
         }
@@ -146,11 +150,12 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const layers = await app.layerRepository.ofRefererUser(request.query.id);
-      const removed = await db.deleteFrom('refererUsers').where('id', '=', request.query.id).executeTakeFirst();
+      const removed = await db.transaction().execute(async (trx) => {
+        // Its layers go with it (cascade).
+        await announceLayersOf(trx, request.query.id, true);
+        return trx.deleteFrom('refererUsers').where('id', '=', request.query.id).executeTakeFirst();
+      });
       if (!removed.numDeletedRows) return reply.code(404).send(errorBody(404, `No referer user ${request.query.id}`));
-      // Its layers went with it (cascade).
-      for (const layer of layers) await app.announceLayer(layer, true);
       return replyTrue(reply);
     },
   );

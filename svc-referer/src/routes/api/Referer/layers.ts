@@ -141,8 +141,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const layer = await ownLayer(request, reply, request.query.layerId, request.query.cameraId);
       if (!layer) return reply;
-      await layerRepository.remove(layer.id);
-      await app.announceLayer(layer, true);
+      await layerRepository.remove(layer);
       return replyTrue(reply);
     },
   );
@@ -229,8 +228,6 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } else {
         layerId = await layerRepository.insert(input, image as { png: Buffer; hash: string });
       }
-      const saved = await layerRepository.get(layerId);
-      if (saved) await app.announceLayer(saved, false);
       return reply.type('text/plain').send(String(layerId));
     },
   );

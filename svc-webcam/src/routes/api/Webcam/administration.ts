@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CAMERA_RULES, QUALITIES, type Quality, SUBJECTS } from '@lakecams/contracts';
+import { CAMERA_RULES, QUALITIES, type Quality } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -64,7 +64,6 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const saved = await app.webcamRepository.save({ ...camera, webcamType, id: id || undefined });
       if (!saved) return unknownCamera(reply, id as number);
-      await app.bus.publishEvent(SUBJECTS.cameraUpserted, saved);
       await app.cameraListChanged();
       return replyTrue(reply);
     },
@@ -83,7 +82,6 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const removed = await app.webcamRepository.remove(request.body.id);
       if (!removed) return unknownCamera(reply, request.body.id);
-      await app.bus.publishEvent(SUBJECTS.cameraDeleted, removed);
       await app.cameraListChanged();
       return replyTrue(reply);
     },
@@ -123,7 +121,6 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
       const userIds = request.body.map((user) => (typeof user === 'string' ? user : user.id).toLowerCase());
       await app.accessRepository.setPermittedUsers(webcamId, userIds);
-      await app.announceAccess(webcamId);
       return replyTrue(reply);
     },
   );
@@ -162,7 +159,6 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { webcamId, userId, quality } = request.query;
       if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
       await app.accessRepository.setConfiguration(webcamId, userId ? userId.toLowerCase() : null, quality as Quality);
-      await app.announceAccess(webcamId);
       return replyTrue(reply);
     },
   );
@@ -180,7 +176,6 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const webcamId = await app.accessRepository.removeConfiguration(request.query.configurationId);
       if (!webcamId) return reply.code(404).send(errorBody(404, 'Configuration not found'));
-      await app.announceAccess(webcamId);
       return replyTrue(reply);
     },
   );
@@ -255,7 +250,6 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         url,
       });
       if (!saved) return reply.code(404).send(errorBody(404, `No booking ${id} on camera ${webcamId}`));
-      await app.announceAccess(webcamId);
       return saved;
     },
   );
@@ -275,7 +269,6 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await app.accessRepository.removeBooking(webcamId, refererId))) {
         return reply.code(404).send(errorBody(404, `No booking ${refererId} on camera ${webcamId}`));
       }
-      await app.announceAccess(webcamId);
       return replyTrue(reply);
     },
   );

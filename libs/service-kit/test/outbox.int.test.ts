@@ -1,0 +1,135 @@
+import { type Bus, createInProcessBus, type Subscription } from '@lakecams/bus';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildServiceApp,
+  createLogger,
+  createOutboxTable,
+  dropOutboxTable,
+  publishEvent,
+  type ServiceApp,
+} from '../src/index.ts';
+import { createTestDatabase } from '../src/testing.ts';
+
+const SUBJECT = 'webcam.camera.upserted';
+
+async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('outbox: an event commits with its change or not at all', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let bus: Bus;
+  let app: ServiceApp;
+  let consumer: Subscription;
+  const received: { name: string }[] = [];
+
+  const notes = async () =>
+    (await sql<{ name: string }>`select name from notes order by name`.execute(app.db)).rows.map((r) => r.name);
+  /** A change with its event, then whatever `after` does in the same transaction. */
+  const change = (name: string, after: (trx: Parameters<typeof publishEvent>[0]) => Promise<void> = async () => {}) =>
+    app.db.transaction().execute(async (trx) => {
+      await sql`insert into notes (name) values (${name})`.execute(trx);
+      await publishEvent(trx, SUBJECT, { name });
+      await after(trx);
+    });
+  const arrived = (name: string) => eventually(() => received.some((event) => event.name === name), `${name} to arrive`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase('outbox');
+    bus = await createInProcessBus();
+    app = await buildServiceApp(
+      {
+        name: 'outbox-test',
+        version: '0',
+        migrations: {
+          '2026-11-25-01-outbox': { up: createOutboxTable, down: dropOutboxTable },
+          '2026-11-25-02-notes': {
+            up: async (db) => {
+              await sql`create table notes (name text primary key)`.execute(db);
+            },
+          },
+        },
+        plugin: async () => {},
+      },
+      { bus, logger: createLogger('silent'), databaseUrl: database.url },
+    );
+    consumer = await bus.consume<{ name: string }>(
+      (message) => {
+        received.push(message.data);
+        message.ack();
+      },
+      { durable: 'outbox-test', filter: SUBJECT },
+    );
+  });
+
+  afterAll(async () => {
+    await consumer?.unsubscribe();
+    await app?.close();
+    await bus?.close();
+    await database?.drop();
+  });
+
+  it('stores nothing and publishes nothing when the transaction fails after the event', async () => {
+    await expect(
+      change('thrown', async () => {
+        throw new Error('fails after the event');
+      }),
+    ).rejects.toThrow('fails after the event');
+    await change('taken');
+    // A constraint violation after the event: "taken" exists already.
+    await expect(
+      change('refused', async (trx) => {
+        await sql`insert into notes (name) values ('taken')`.execute(trx);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    await change('last');
+
+    // Events leave in order: once the last one is here, an event of a failed transaction would be too.
+    await arrived('last');
+    expect(received.map((event) => event.name)).toEqual(['taken', 'last']);
+    expect(await notes()).toEqual(['last', 'taken']);
+    expect(await app.outboxPending?.()).toBe(0);
+  });
+
+  it('relays an event whose transaction commits after the relay last looked', async () => {
+    let written = () => {};
+    let release = () => {};
+    const eventWritten = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // "early" is written first and committed last: the relay woken by "late" cannot see it yet.
+    const early = change('early', async () => {
+      written();
+      await held;
+    });
+    await eventWritten;
+    await change('late');
+    await arrived('late');
+    expect(received.map((event) => event.name)).not.toContain('early');
+    release();
+    await early;
+    await arrived('early');
+    expect(await app.outboxPending?.()).toBe(0);
+  });
+
+  it('leaves durable publishing to the relay: services get no publishEvent on their bus', () => {
+    expect('publishEvent' in app.bus).toBe(false);
+    // @ts-expect-error the bus services see has no durable publish
+    expect(app.bus.publishEvent).toBeUndefined();
+  });
+
+  it('refuses, at compile time, an event outside a transaction', () => {
+    const outsideATransaction = () =>
+      // @ts-expect-error the pool is no transaction: the event could commit without its change, or after a crash not at all
+      publishEvent(app.db, SUBJECT, { name: 'loose' });
+    expect(outsideATransaction).toBeTypeOf('function');
+  });
+});
