@@ -1,8 +1,10 @@
 import rateLimit from '@fastify/rate-limit';
 import type { ServiceDefinition } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
+import { clientAddress, createLoginThrottle, loginLimits } from './login-throttle.ts';
 import { migrations } from './migrations/index.ts';
 import { DEFAULTS, type IdentityOptions } from './options.ts';
+import accessRevocation from './plugins/app/access-revocation.ts';
 import accounts from './plugins/app/accounts.ts';
 import captcha from './plugins/app/captcha.ts';
 import firstAdmin from './plugins/app/first-admin.ts';
@@ -25,26 +27,24 @@ export const identityService: ServiceDefinition<IdentityOptions> = {
   plugin: async (app: FastifyInstance, options: IdentityOptions) => {
     await app.register(rateLimit, {
       global: false,
-      // Behind the gateway the client is the first X-Forwarded-For hop.
-      keyGenerator: (request) =>
-        String(request.headers['x-forwarded-for'] ?? '')
-          .split(',')[0]
-          ?.trim() || request.ip,
+      keyGenerator: clientAddress,
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
         error: 'Too Many Requests',
         message: `Too many attempts, please wait ${Math.ceil(context.ttl / 1000)} s`,
       }),
     });
-    const rateLimitConfig = { max: options.rateLimitPerMinute ?? DEFAULTS.rateLimitPerMinute, timeWindow: 60_000 };
+    const perMinute = options.rateLimitPerMinute ?? DEFAULTS.rateLimitPerMinute;
+    const rateLimitConfig = { max: perMinute, timeWindow: 60_000 };
     await app.register(accounts, options);
+    await app.register(accessRevocation, options);
     await app.register(mailer, options.mail);
     await app.register(captcha, options.captcha);
     const configuredUrl = options.publicUrl ?? 'http://localhost:8080';
     const publicUrl = typeof configuredUrl === 'function' ? configuredUrl : () => configuredUrl;
     await app.register(passwordRecovery, { publicUrl });
     await app.register(firstAdmin, options);
-    await app.register(authenticateRoutes, { rateLimit: rateLimitConfig });
+    await app.register(authenticateRoutes, { loginThrottle: createLoginThrottle(loginLimits(perMinute)) });
     await app.register(registerRoutes, { rateLimit: rateLimitConfig, publicUrl });
     await app.register(registerConfirmRoutes);
     await app.register(codeRoutes);

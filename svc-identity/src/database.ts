@@ -62,6 +62,12 @@ export interface UsedCaptchasTable {
   expiresAt: Timestamp;
 }
 
+export interface RevokedAccessTable {
+  /** A token id (`jti`) or a session id (`sid`, the refresh token family). */
+  id: string;
+  expiresAt: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   userRoles: UserRolesTable;
@@ -71,6 +77,7 @@ export interface Database {
   codes: CodesTable;
   codeAssignments: CodeAssignmentsTable;
   usedCaptchas: UsedCaptchasTable;
+  revokedAccess: RevokedAccessTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -31,7 +31,10 @@ export interface IdentityOptions {
   demoAdmin?: boolean;
   /** Told the demo admin's credentials when this start created it (they are shown once). */
   onDemoAdminCreated?: (credentials: { username: string; password: string }) => void;
-  /** Requests per minute and client for login, register, recover-password, reset-password and contact. */
+  /**
+   * Requests per minute and client for register, recover-password, reset-password and contact; login counts
+   * failures per account and address from it (`loginLimits`).
+   */
   rateLimitPerMinute?: number;
 }
 

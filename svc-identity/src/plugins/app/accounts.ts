@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import { ACCESS_COOKIE, REFRESH_COOKIE, SUBJECTS, type User } from '@lakecams/contracts';
 import { createSigner } from 'fast-jwt';
@@ -7,15 +8,15 @@ import { publishEvent } from '@lakecams/service-kit';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, UserRow } from '../../database.ts';
 import { DEFAULTS, type IdentityOptions } from '../../options.ts';
-import { createRefreshTokens, type RefreshTokens } from './refresh-tokens.ts';
+import { createRefreshTokens, type IssuedRefreshToken, type RefreshTokens } from './refresh-tokens.ts';
 import { createUserRepository, toSummary, type UserRepository } from './user-repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     users: UserRepository;
     refreshTokens: RefreshTokens;
-    /** The User of spec §3 with a fresh access token; sets the rotated refresh cookie when given. */
-    signedInUser(user: UserRow, reply: FastifyReply, refreshToken?: string): Promise<User>;
+    /** The User of spec §3 with a fresh access token of the login `session`; sets its refresh cookie. */
+    signedInUser(user: UserRow, reply: FastifyReply, session: IssuedRefreshToken): Promise<User>;
     clearRefreshCookie(reply: FastifyReply): void;
     /** Tell other services who a user is now (id, userName, email, emailConfirmed) and what changed, with the change. */
     announceUser<DB>(trx: Transaction<DB>, userId: string, change: string): Promise<void>;
@@ -40,13 +41,19 @@ export default fp(
 
     await app.register(fastifyCookie);
     app.decorate('users', createUserRepository(db));
+    app.useUserDirectory(async (id) => (await app.users.byId(id)) !== undefined);
     app.decorate('refreshTokens', createRefreshTokens(db, refreshTtlDays));
-    app.decorate('signedInUser', async (user: UserRow, reply: FastifyReply, refreshToken?: string) => {
+    app.decorate('signedInUser', async (user: UserRow, reply: FastifyReply, session: IssuedRefreshToken) => {
       const roles = await app.users.roles(user.id);
-      if (refreshToken) {
-        reply.setCookie(REFRESH_COOKIE, refreshToken, { ...cookie, maxAge: refreshTtlDays * 24 * 3600 });
-      }
-      const jwtToken = sign({ sub: user.id, role: roles, name: user.userName });
+      reply.setCookie(REFRESH_COOKIE, session.token, { ...cookie, maxAge: refreshTtlDays * 24 * 3600 });
+      // Ids a log-off revokes: this token, and every token of the login.
+      const jwtToken = sign({
+        sub: user.id,
+        role: roles,
+        name: user.userName,
+        jti: randomUUID(),
+        sid: session.familyId,
+      });
       reply.setCookie(ACCESS_COOKIE, jwtToken, { ...cookie, path: '/api', maxAge: ttlSeconds });
       return { ...toSummary(user), roles, jwtToken };
     });

@@ -3,8 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../database.ts';
 import { randomToken, sha256 } from '../../secrets.ts';
 
+/** A refresh token and its family: one login, whose access tokens carry the family id as `sid`. */
+export interface IssuedRefreshToken {
+  token: string;
+  familyId: string;
+}
+
 export type RotationResult =
-  | { outcome: 'rotated'; userId: string; token: string }
+  | ({ outcome: 'rotated'; userId: string } & IssuedRefreshToken)
   | { outcome: 'reused' }
   | { outcome: 'invalid' };
 
@@ -12,13 +18,13 @@ export type RotationResult =
 export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
   const expiry = () => new Date(Date.now() + ttlDays * 24 * 3600 * 1000);
 
-  async function issue(userId: string, familyId: string = randomUUID()): Promise<string> {
+  async function issue(userId: string, familyId: string = randomUUID()): Promise<IssuedRefreshToken> {
     const token = randomToken(32);
     await db
       .insertInto('refreshTokens')
       .values({ userId, familyId, tokenHash: sha256(token), expiresAt: expiry() })
       .execute();
-    return token;
+    return { token, familyId };
   }
 
   async function revokeFamily(familyId: string): Promise<void> {
@@ -45,7 +51,7 @@ export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
         .returning(['userId', 'familyId'])
         .executeTakeFirst();
       if (claimed)
-        return { outcome: 'rotated', userId: claimed.userId, token: await issue(claimed.userId, claimed.familyId) };
+        return { outcome: 'rotated', userId: claimed.userId, ...(await issue(claimed.userId, claimed.familyId)) };
       const known = await db
         .selectFrom('refreshTokens')
         .select(['familyId', 'rotatedAt'])
@@ -57,13 +63,15 @@ export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
       }
       return { outcome: 'invalid' };
     },
-    async revoke(token: string): Promise<void> {
+    /** Revokes the token's family; its id, when the token was known. */
+    async revoke(token: string): Promise<string | undefined> {
       const known = await db
         .selectFrom('refreshTokens')
         .select('familyId')
         .where('tokenHash', '=', sha256(token))
         .executeTakeFirst();
       if (known) await revokeFamily(known.familyId);
+      return known?.familyId;
     },
     async revokeAllOf(userId: string): Promise<void> {
       await db

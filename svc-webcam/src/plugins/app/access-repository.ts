@@ -239,6 +239,12 @@ export default fp(
   async (app: FastifyInstance) => {
     const repository = createAccessRepository(app.db as Kysely<Database>);
     app.decorate('accessRepository', repository);
+    // An Admin impersonates users svc-identity announced.
+    const db = app.db as Kysely<Database>;
+    app.useUserDirectory(
+      async (id) =>
+        (await db.selectFrom('knownUsers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
+    );
     // Names and emails of users, as svc-identity announces them.
     const users = await app.bus.consume<{ id: string; userName?: string; email?: string; emailConfirmed?: boolean }>(
       async (message) => {

@@ -2,17 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
 import { LOGIN_RULES, REFRESH_COOKIE } from '@lakecams/contracts';
 import { Type } from 'typebox';
+import { clientAddress, type LoginThrottle } from '../../../login-throttle.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../../passwords.ts';
 import { errors, RolesSchema, UserSchema, UserSummarySchema } from '../../../schemas.ts';
 
-const authenticateRoutes: FastifyPluginAsyncTypebox<{ rateLimit: { max: number; timeWindow: number } }> = async (
-  app,
-  options,
-) => {
+const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrottle }> = async (app, options) => {
+  const { loginThrottle } = options;
   app.post(
     '/api/Authenticate/Authenticate',
     {
-      config: { rateLimit: options.rateLimit },
       preValidation: validateWith(LOGIN_RULES, 'body'),
       schema: {
         summary: 'Log in; sets the refresh cookie',
@@ -22,9 +20,20 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ rateLimit: { max: number; 
     },
     async (request, reply) => {
       const { username, password } = request.body;
+      const address = clientAddress(request);
+      const waitMs = loginThrottle.waitMs(username, address);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        reply.header('retry-after', String(seconds));
+        return reply.code(429).send(errorBody(429, `Too many attempts, please wait ${seconds} s`));
+      }
       const user = await app.users.byUserName(username);
       const valid = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
-      if (!user || !valid) return reply.code(401).send(errorBody(401, 'Username or password is incorrect'));
+      if (!user || !valid) {
+        loginThrottle.failed(username, address);
+        return reply.code(401).send(errorBody(401, 'Username or password is incorrect'));
+      }
+      loginThrottle.succeeded(username, address);
       if (!user.emailConfirmed) {
         return reply
           .code(403)
@@ -54,16 +63,22 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ rateLimit: { max: number; 
       }
       const user = await app.users.byId(result.userId);
       if (!user?.emailConfirmed) return reply.code(401).send(errorBody(401, 'Invalid refresh token'));
-      return app.signedInUser(user, reply, result.token);
+      return app.signedInUser(user, reply, result);
     },
   );
 
   app.get(
     '/api/Authenticate/LogOut/logout',
-    { schema: { summary: 'Revoke the refresh token family and clear the cookie' } },
+    {
+      schema: {
+        summary: 'Log off: revoke the refresh token family and every access token of that login, clear the cookies',
+      },
+    },
     async (request, reply) => {
       const token = request.cookies[REFRESH_COOKIE];
-      if (token) await app.refreshTokens.revoke(token);
+      // The family id is the `sid` of every access token of this login.
+      const sessionId = token ? await app.refreshTokens.revoke(token) : undefined;
+      if (sessionId) await app.revokeAccessTokens([sessionId]);
       app.clearRefreshCookie(reply);
       return reply.type('application/octet-stream').send('');
     },

@@ -42,6 +42,11 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { durable: 'svc-referer-known-users', filter: SUBJECTS.userChanged },
   );
   app.addHook('onClose', async () => users.unsubscribe());
+  // An Admin impersonates users svc-identity announced.
+  app.useUserDirectory(
+    async (id) =>
+      (await db.selectFrom('knownUsers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
+  );
 
   app.get(
     '/api/Referer/GetRefererUsers',
