@@ -37,7 +37,8 @@ describe('outbox: an event commits with its change or not at all', () => {
       await publishEvent(trx, SUBJECT, { name });
       await after(trx);
     });
-  const arrived = (name: string) => eventually(() => received.some((event) => event.name === name), `${name} to arrive`);
+  const arrived = (name: string) =>
+    eventually(() => received.some((event) => event.name === name), `${name} to arrive`);
 
   beforeAll(async () => {
     database = await createTestDatabase('outbox');
@@ -131,5 +132,50 @@ describe('outbox: an event commits with its change or not at all', () => {
       // @ts-expect-error the pool is no transaction: the event could commit without its change, or after a crash not at all
       publishEvent(app.db, SUBJECT, { name: 'loose' });
     expect(outsideATransaction).toBeTypeOf('function');
+  });
+});
+
+describe('outbox of a database from before the migrations', () => {
+  it('keeps the table the kit made at start, and relays the events waiting there', async () => {
+    const database = await createTestDatabase('oldoutbox');
+    const bus = await createInProcessBus();
+    const received: unknown[] = [];
+    const consumer = await bus.consume(
+      (message) => {
+        received.push(message.data);
+        message.ack();
+      },
+      { durable: 'old-outbox-test', filter: SUBJECT },
+    );
+    const definition = {
+      name: 'old-outbox-test',
+      version: '0',
+      migrations: { '2026-11-25-01-outbox': { up: createOutboxTable, down: dropOutboxTable } },
+      plugin: async () => {},
+    };
+    const runtime = { bus, logger: createLogger('silent'), databaseUrl: database.url };
+    // The table as the kit created it with raw SQL at start, with an event still waiting.
+    const before = await buildServiceApp({ ...definition, migrations: {} }, runtime);
+    await sql`create table lakecams_outbox (
+      id bigserial primary key,
+      subject text not null,
+      data text not null,
+      created_at timestamptz not null default now()
+    )`.execute(before.db);
+    await sql`insert into lakecams_outbox (subject, data) values (${SUBJECT}, '{"name":"waiting"}')`.execute(before.db);
+    await before.close();
+    let app: ServiceApp | undefined;
+    try {
+      app = await buildServiceApp(definition, runtime);
+      await eventually(() => received.length > 0, 'the waiting event');
+      expect(received).toEqual([{ name: 'waiting' }]);
+      const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(app.db);
+      expect(rows.map((row) => row.name)).toEqual(['2026-11-25-01-outbox']);
+    } finally {
+      await app?.close();
+      await consumer.unsubscribe();
+      await bus.close();
+      await database.drop();
+    }
   });
 });

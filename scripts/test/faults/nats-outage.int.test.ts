@@ -4,70 +4,16 @@ import { createTestDatabase, freePort } from '@lakecams/service-kit/testing';
 import { imagingService } from '@lakecams/svc-imaging';
 import { webcamService } from '@lakecams/svc-webcam';
 import { createSigner } from 'fast-jwt';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, testNatsServer } from './test-nats-server.ts';
 
-const run = promisify(execFile);
 const keys = generateSigningKeys();
 const admin = {
   authorization: `Bearer ${createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 })({ sub: '11111111-1111-4111-8111-111111111111', role: [ADMIN_ROLE] })}`,
 };
-
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/**
- * A NATS server with JetStream used only by this test, started and stopped like the machine's own
- * (DEVELOPERS.md), on its own port and store.
- */
-function testNatsServer(port: number, storeDir: string) {
-  const pidFile = join(storeDir, 'nats.pid');
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    async start() {
-      await run('start-stop-daemon', [
-        '--start',
-        '--background',
-        '--make-pidfile',
-        '--pidfile',
-        pidFile,
-        '--exec',
-        '/usr/sbin/nats-server',
-        '--',
-        '-a',
-        '127.0.0.1',
-        '-p',
-        String(port),
-        '-js',
-        '-sd',
-        join(storeDir, 'jetstream'),
-      ]);
-      await eventually(
-        () =>
-          new Promise<boolean>((resolve) => {
-            const socket = createServer().listen(port, '127.0.0.1');
-            socket.once('listening', () => socket.close(() => resolve(false)));
-            socket.once('error', () => resolve(true));
-          }),
-        'the test NATS server to listen',
-        10_000,
-      );
-    },
-    async stop() {
-      await run('start-stop-daemon', ['--stop', '--pidfile', pidFile, '--remove-pidfile', '--retry', '5']);
-    },
-  };
-}
 
 describe('NATS stops and comes back: services keep serving, recover by themselves, and lose no event', () => {
   const logger = createLogger('silent');
