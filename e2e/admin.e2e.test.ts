@@ -418,6 +418,41 @@ describe('administration screens (Chromium)', () => {
     await page.close();
   });
 
+  it("lists every user's redeemed codes with their owner at edit/codes, and only the own ones on /user", async () => {
+    const admin = await openAsAdmin('/edit/codes');
+    await admin.getByText('Noch keine Codes eingelöst.').waitFor();
+    await admin.getByRole('button', { name: 'Codes erstellen' }).click();
+    await dialog(admin, 'Codes erstellen').getByRole('button', { name: 'Erstellen' }).click();
+    const created = dialog(admin, 'Codes erstellt');
+    const code = (await created.getByRole('listitem').textContent())?.trim() ?? '';
+    await screenshots(admin, 'codes-created', { fullPage: false });
+    await created.getByRole('button', { name: 'Fertig' }).click();
+
+    // The referer user redeems it on the own profile.
+    const partner = await open('/login?returnUrl=%2Fuser');
+    await logIn(partner, REFERER_USER);
+    await partner.waitForURL(`${portal.url}/user`);
+    await partner.getByLabel('Code', { exact: true }).fill(code);
+    await partner.getByRole('button', { name: 'Submit code' }).click();
+    await partner.getByRole('region', { name: 'Eingelöste Codes' }).getByText(code).waitFor();
+    await partner.close();
+
+    // The admin's own profile shows none of it; the admin list names the owner.
+    await admin.goto(`${portal.url}/user`);
+    await admin.getByText('Sie haben noch keinen Code eingelöst.').waitFor();
+    await admin.getByRole('main').getByRole('link', { name: 'Codes verwalten' }).click();
+    await admin.waitForURL(`${portal.url}/edit/codes`);
+    await admin.getByText('1 eingelöster Code').waitFor();
+    expect(await row(admin, code).locator('td').allTextContents()).toEqual(
+      expect.arrayContaining([code, 'Premium', `${REFERER_USER.username}${REFERER_USER.email}`]),
+    );
+    await screenshots(admin, 'codes');
+    await admin.getByRole('button', { name: `Entfernen ${code} von ${REFERER_USER.username}` }).click();
+    await dialog(admin, 'Code entfernen').getByRole('button', { name: 'Entfernen' }).click();
+    await admin.getByText('Noch keine Codes eingelöst.').waitFor();
+    await admin.close();
+  });
+
   it('has no serious or critical accessibility violations on the admin screens and their dialogs', async () => {
     const found: string[] = [];
     const check = async (page: Page, what: string) => {
@@ -441,7 +476,7 @@ describe('administration screens (Chromium)', () => {
       await open.getByRole('button', { name: 'Schliessen' }).last().click();
       await expect.poll(() => webcams.getByRole('dialog').count()).toBe(0);
     }
-    for (const path of ['/edit/referers', '/edit/referer/cameras']) {
+    for (const path of ['/edit/referers', '/edit/referer/cameras', '/edit/codes']) {
       await webcams.goto(`${portal.url}${path}`);
       await webcams.locator('main h1').waitFor();
       await webcams.waitForLoadState('networkidle').catch(() => {});

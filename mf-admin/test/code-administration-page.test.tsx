@@ -72,7 +72,7 @@ describe('code administration', () => {
     const [request] = fake.requestsTo('/api/Code/RemoveCodeAssignementFromSystem');
     expect(request?.method).toBe('DELETE');
     expect(queryOf(request?.url ?? '')).toEqual({ userGuid: erika.userId, codeAssignementGuid: erika.id });
-    expect(await screen.findByText('1 eingelöste Codes')).toBeTruthy();
+    expect(await screen.findByText('1 eingelöster Code')).toBeTruthy();
     expect(screen.queryByText('PREMIUM12345')).toBeNull();
   });
 
@@ -114,8 +114,17 @@ describe('code administration', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent),
     ).toEqual(['AAAABBBBCCCC', 'DDDDEEEEFFFF']);
+    expect(created.textContent).toContain('Diese 2 Codes sind für Referer bereit.');
     fireEvent.click(within(created).getByRole('button', { name: 'Fertig' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('says so when no code is redeemed yet', async () => {
+    const { setList } = await openPage();
+    setList([]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Aktualisieren' }));
+    expect(await screen.findByText('Noch keine Codes eingelöst.')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
   });
 
   it('is for administrators only', async () => {

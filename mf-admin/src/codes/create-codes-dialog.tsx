@@ -41,7 +41,10 @@ export function CreateCodesDialog({ onClose }: { onClose: () => void }) {
       <ModalDialog title="Codes erstellt" onClose={onClose}>
         <p>
           {created.length === 1 ? 'Dieser Code ist' : `Diese ${created.length} Codes sind`} für{' '}
-          <strong>{form.values.feature}</strong> bereit. Geben Sie sie weiter; eingelöst erscheinen sie in der Liste.
+          <strong>{form.values.feature}</strong> bereit.{' '}
+          {created.length === 1
+            ? 'Geben Sie ihn weiter: eingelöst erscheint er in der Liste.'
+            : 'Geben Sie sie weiter: eingelöst erscheinen sie in der Liste.'}
         </p>
         <ul className="created-codes" aria-label="Neue Codes">
           {created.map((code) => (

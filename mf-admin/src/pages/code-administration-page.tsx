@@ -15,6 +15,8 @@ function redeemedOn(iso: string): string {
   return Number.isNaN(date.getTime()) ? '' : REDEEMED.format(date);
 }
 
+const countOf = (n: number) => `${n} ${n === 1 ? 'eingelöster Code' : 'eingelöste Codes'}`;
+
 type OpenDialog = { kind: 'create' } | { kind: 'remove'; assignment: OwnedCodeAssignment };
 
 /** Every user's redeemed feature codes with their owners; each user sees only their own on /user. */
@@ -72,9 +74,10 @@ function CodeAssignments() {
       loaded={assignments}
       loadingText="Codes werden geladen …"
     >
-      {assignments.data && (
+      {assignments.data?.length === 0 && <p className="muted">Noch keine Codes eingelöst.</p>}
+      {!!assignments.data?.length && (
         <DataTable
-          caption={`${assignments.data.length} eingelöste Codes`}
+          caption={countOf(assignments.data.length)}
           columns={columns}
           rows={assignments.data}
           rowKey={(a) => a.id}
