@@ -68,6 +68,12 @@ export interface RevokedAccessTable {
   expiresAt: Timestamp;
 }
 
+/** Events acted on (see `consumeOnce`). */
+export interface HandledEventsTable {
+  id: string;
+  handledAt: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   userRoles: UserRolesTable;
@@ -78,6 +84,7 @@ export interface Database {
   codeAssignments: CodeAssignmentsTable;
   usedCaptchas: UsedCaptchasTable;
   revokedAccess: RevokedAccessTable;
+  handledEvents: HandledEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

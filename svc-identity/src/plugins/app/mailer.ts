@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { consumeWithBackoff } from '../../durable-work.ts';
+import { consumeOnce } from '../../durable-work.ts';
 import type { IdentityOptions } from '../../options.ts';
 
 export interface Mail {
@@ -44,12 +44,18 @@ export default fp(
       app.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
     }
 
-    app.decorate('sendMail', <DB>(trx: Transaction<DB>, mail: Mail) => publishEvent(trx, SUBJECTS.mailSend, mail));
-    const subscription = await consumeWithBackoff<Mail>(app, deliver, {
-      durable: 'svc-identity-mailer',
-      filter: SUBJECTS.mailSend,
-      maxDeliver: 10,
-    });
+    app.decorate('sendMail', <DB>(trx: Transaction<DB>, mail: Mail) =>
+      publishEvent(trx, SUBJECTS.mailSend, { ...mail, eventId: randomUUID() }),
+    );
+    const subscription = await consumeOnce<Mail & { eventId?: string }>(
+      app,
+      ({ eventId: _once, ...mail }) => deliver(mail),
+      {
+        durable: 'svc-identity-mailer',
+        filter: SUBJECTS.mailSend,
+        maxDeliver: 10,
+      },
+    );
     app.addHook('onClose', async () => {
       await subscription.unsubscribe();
       transport.close();

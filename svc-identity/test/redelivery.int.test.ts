@@ -1,0 +1,47 @@
+import { SUBJECTS } from '@lakecams/contracts';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_RECOVERY_SUBJECT } from '../src/plugins/app/password-recovery.ts';
+import { ADMIN, mailsContaining, mailsTo, startIdentity } from './helpers.ts';
+
+/** The bus delivers at least once: a relay or consumer that stops at the wrong moment hands an event over again. */
+describe('svc-identity acts once on an event delivered twice', () => {
+  let identity: Awaited<ReturnType<typeof startIdentity>>;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  it('sends a mail once', async () => {
+    const mail = { eventId: randomUUID(), to: 'zweimal@example.org', subject: 'Test', text: 'Marke doppelt' };
+    await identity.bus.publishEvent(SUBJECTS.mailSend, mail);
+    await identity.bus.publishEvent(SUBJECTS.mailSend, mail);
+    const later = { eventId: randomUUID(), to: 'zweimal@example.org', subject: 'Test', text: 'Marke danach' };
+    await identity.bus.publishEvent(SUBJECTS.mailSend, later);
+    // Mails go out in order: once the later one is there, a second copy would be too.
+    expect(await mailsContaining(identity.outboxDir, 'Marke danach')).toHaveLength(1);
+    expect(await mailsContaining(identity.outboxDir, 'Marke doppelt', 2, 0)).toHaveLength(1);
+  });
+
+  it('mails one reset code for a recovery request', async () => {
+    const other = await identity.app.users.insert({
+      userName: 'otto_einmal',
+      email: 'otto.einmal@example.org',
+      firstName: 'Otto',
+      lastName: 'Einmal',
+      phoneNumber: '079 000 00 00',
+      passwordHash: 'unused',
+      emailConfirmed: true,
+    });
+    const request = { eventId: randomUUID(), email: ADMIN.email };
+    await identity.bus.publishEvent(PASSWORD_RECOVERY_SUBJECT, request);
+    await identity.bus.publishEvent(PASSWORD_RECOVERY_SUBJECT, request);
+    await identity.bus.publishEvent(PASSWORD_RECOVERY_SUBJECT, { eventId: randomUUID(), email: other.email });
+    // Requests are handled in order and their mails leave in order: the later one's mail comes last.
+    expect(await mailsTo(identity.outboxDir, other.email)).toHaveLength(1);
+    expect(await mailsTo(identity.outboxDir, ADMIN.email, 2, 0)).toHaveLength(1);
+  });
+});
