@@ -18,7 +18,7 @@ declare module 'fastify' {
     /** The User of spec §3 with a fresh access token of the login `session`; sets its refresh cookie. */
     signedInUser(user: UserRow, reply: FastifyReply, session: IssuedRefreshToken): Promise<User>;
     clearRefreshCookie(reply: FastifyReply): void;
-    /** Tell other services who a user is now (id, userName, email, emailConfirmed) and what changed, with the change. */
+    /** Tell other services, in the transaction of the change, who a user is now and what changed. */
     announceUser<DB>(trx: Transaction<DB>, userId: string, change: string): Promise<void>;
   }
 }
