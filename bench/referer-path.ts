@@ -51,13 +51,13 @@ async function bookPartnerPage(portal: BenchPortal): Promise<void> {
     form.set('cameraId', String(webcam.id));
     form.set('enabled', 'true');
     form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), `${level}.png`);
-    const xsrf = admin.cookies.get('XSRF-TOKEN') ?? '';
     const response = await fetch(`${portal.url}/api/Referer/SetLayer/layer`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${admin.user.jwtToken}`,
-        cookie: `XSRF-TOKEN=${xsrf}`,
-        'x-xsrf-token': xsrf,
+        // The anti-forgery session and token cookies the client keeps, the token echoed.
+        cookie: [...admin.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        'x-xsrf-token': admin.cookies.get('XSRF-TOKEN') ?? '',
       },
       body: form,
     });

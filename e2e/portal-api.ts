@@ -1,12 +1,18 @@
-import { XSRF_COOKIE, XSRF_HEADER, type User } from '@lakecams/contracts';
+import { type User, XSRF_COOKIE } from '@lakecams/contracts';
+import { antiForgeryFrom, antiForgeryHeaders } from '@lakecams/service-kit/testing';
+
+/** The anti-forgery cookies a new browser gets, and the token echoed in the header: what mutating calls send. */
+export async function antiForgeryOf(baseUrl: string): Promise<Record<string, string>> {
+  const first = await fetch(`${baseUrl}/api/News/News/news`);
+  await first.body?.cancel();
+  const pair = antiForgeryFrom(first.headers.getSetCookie());
+  if (!pair) throw new Error(`The gateway set no ${XSRF_COOKIE} cookie`);
+  return antiForgeryHeaders(pair);
+}
 
 /** Calls the portal's API from the test process the way the page does: anti-forgery cookie echoed in the header. */
 export async function signedInApi(baseUrl: string, credentials: { username: string; password: string }) {
-  const first = await fetch(`${baseUrl}/api/News/News/news`);
-  await first.body?.cancel();
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1];
-  if (!xsrf) throw new Error(`The gateway set no ${XSRF_COOKIE} cookie`);
-  const mutating = { cookie: `${XSRF_COOKIE}=${xsrf}`, [XSRF_HEADER]: xsrf };
+  const mutating = await antiForgeryOf(baseUrl);
 
   const login = await fetch(`${baseUrl}/api/Authenticate/Authenticate`, {
     method: 'POST',

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type CameraListItem, type Image, imageNameOf, SITE_NAME, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { type CameraListItem, type Image, imageNameOf, SITE_NAME } from '@lakecams/contracts';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page, Response } from 'playwright-core';
@@ -10,6 +10,7 @@ import { type CaptureContext, captureTick } from '../svc-imaging/src/capture.ts'
 import type { CameraRow } from '../svc-imaging/src/database.ts';
 import { renderDemoImage } from '../svc-imaging/src/demo-source.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { antiForgeryOf } from './portal-api.ts';
 import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
 
@@ -569,10 +570,7 @@ async function isSameDocument(page: Page): Promise<boolean> {
 
 /** The admin's API as the page calls it: bearer token plus the anti-forgery cookie echoed in its header. */
 async function adminApi(baseUrl: string, credentials: { username: string; password: string }) {
-  const first = await fetch(`${baseUrl}/api/News/News/news`);
-  await first.body?.cancel();
-  const xsrf = new RegExp(`${XSRF_COOKIE}=([^;]+)`).exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const headers = { cookie: `${XSRF_COOKIE}=${xsrf}`, [XSRF_HEADER]: xsrf, 'content-type': 'application/json' };
+  const headers = { ...(await antiForgeryOf(baseUrl)), 'content-type': 'application/json' };
   const login = await fetch(`${baseUrl}/api/Authenticate/Authenticate`, {
     method: 'POST',
     headers,

@@ -5,6 +5,7 @@ import {
   buildServiceApp,
   createLogger,
   generateSigningKeys,
+  loadOrCreateSecret,
   loadOrCreateSigningKeys,
   type ServiceApp,
   withDatabase,
@@ -135,6 +136,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const signingKeys = options.dataDir
     ? await loadOrCreateSigningKeys(join(dataDir, 'jwt-signing-key.pem'))
     : generateSigningKeys();
+  // Kept, so a restart leaves open pages' anti-forgery tokens valid.
+  const antiForgerySecret = options.dataDir
+    ? await loadOrCreateSecret(join(dataDir, 'anti-forgery.secret'))
+    : randomBytes(32).toString('hex');
   const outboxDir = join(dataDir, 'outbox');
   let demoAdmin: RunningPortal['demoAdmin'] = null;
   let publicUrl = `http://localhost:${port}`;
@@ -173,6 +178,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     ) as ServiceTargets;
     const gateway = await buildGateway({
       bus,
+      antiForgerySecret,
       ...(options.mapTiles ? { mapTiles: options.mapTiles } : {}),
       logger,
       targets,

@@ -1,5 +1,11 @@
 import { SERVICES, type ServiceName } from '@lakecams/contracts';
-import { BaseConfigSchema, exitOnConfigError, loadConfig, loadOrCreateSigningKeys } from '@lakecams/service-kit';
+import {
+  BaseConfigSchema,
+  exitOnConfigError,
+  loadConfig,
+  loadOrCreateSecret,
+  loadOrCreateSigningKeys,
+} from '@lakecams/service-kit';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -31,6 +37,7 @@ buildMissingFrontends(root);
 
 const signingKeys = await loadOrCreateSigningKeys(join(config.DATA_DIR, 'jwt-signing-key.pem'));
 const captchaSecret = randomBytes(32).toString('hex');
+const antiForgerySecret = await loadOrCreateSecret(join(config.DATA_DIR, 'anti-forgery.secret'));
 const children: ChildProcess[] = [];
 const labels = new Map<ChildProcess, string>();
 let stopping = false;
@@ -158,6 +165,7 @@ try {
   launch('gateway', 'gateway/src/server.ts', {
     HOST: config.HOST,
     PORT: String(config.PORT),
+    ANTI_FORGERY_SECRET: process.env.ANTI_FORGERY_SECRET ?? antiForgerySecret,
     ...(config.REMOTES ? { REMOTES: config.REMOTES } : {}),
     ...Object.fromEntries(SERVICES.map((service) => [`SERVICE_URL_${service.toUpperCase()}`, urls[service].join(',')])),
   });

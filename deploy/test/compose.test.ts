@@ -59,7 +59,13 @@ describe('compose.yaml', () => {
     const example = parseEnvFile(readText('deploy/.env.example'));
     expect([...variables.keys()].filter((name) => !example.has(name))).toEqual([]);
     expect([...example.keys()].filter((name) => !variables.has(name))).toEqual([]);
-    for (const secret of ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'CAPTCHA_HMAC_SECRET', 'POSTGRES_PASSWORD']) {
+    for (const secret of [
+      'JWT_PRIVATE_KEY',
+      'JWT_PUBLIC_KEY',
+      'CAPTCHA_HMAC_SECRET',
+      'ANTI_FORGERY_SECRET',
+      'POSTGRES_PASSWORD',
+    ]) {
       expect(variables.get(secret), secret).toBe('required');
       expect(example.get(secret), `${secret} has no value in git`).toBe('');
     }

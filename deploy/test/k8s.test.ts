@@ -210,6 +210,8 @@ describe('Kubernetes base', () => {
   it('points the gateway at the Services of every service', () => {
     const env = containerEnv(appContainer('gateway'));
     expect(() => loadConfig(GatewayConfigSchema, env)).not.toThrow();
+    // Replicas sign and check each other's anti-forgery tokens: one shared secret.
+    expect(env.ANTI_FORGERY_SECRET).toBe('secret:ANTI_FORGERY_SECRET');
     const targets = remoteTargetsFrom(env);
     for (const service of SERVICES) {
       const target = targets[service];

@@ -1,6 +1,7 @@
 import type { Bus } from '@lakecams/bus';
 import { SERVICES } from '@lakecams/contracts';
 import { errorsPlugin, healthPlugin, metricsPlugin } from '@lakecams/service-kit';
+import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { TrustProxy } from './config.ts';
@@ -13,8 +14,10 @@ import { isTargetReady, type ServiceTargets } from './service-targets.ts';
 export interface GatewayOptions extends FrontendsOptions {
   logger: Logger;
   targets: ServiceTargets;
-  /** Mark cookies Secure (served over https). */
+  /** Mark cookies Secure and give them the `__Host-` prefix (served over https). */
   secureCookies?: boolean;
+  /** Signs the anti-forgery tokens; replicas need the same one. Random (this process only) when not given. */
+  antiForgerySecret?: string;
   /** Proxies whose X-Forwarded-For is believed (Fastify `trustProxy`); none by default. */
   trustProxy?: TrustProxy;
   /** The bus new images arrive on; live page updates need it. */
@@ -38,7 +41,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   for (const service of SERVICES) {
     app.addReadinessCheck(`svc-${service}`, () => isTargetReady(options.targets[service]));
   }
-  await app.register(antiForgeryPlugin, { secureCookie: options.secureCookies ?? false });
+  await app.register(antiForgeryPlugin, {
+    secureCookie: options.secureCookies ?? false,
+    secret: options.antiForgerySecret ?? randomBytes(32).toString('hex'),
+  });
   if (options.bus) await app.register(liveEventsPlugin, { bus: options.bus });
   await app.register(apiRoutingPlugin, { targets: options.targets });
   await frontendsPlugin(app, options);

@@ -16,8 +16,10 @@ export const GatewayConfigSchema = Type.Object({
   }),
   /** Satellite tile URL template for the map ({z}/{x}/{y}); a public imagery service by default. */
   MAP_TILE_URL: Type.Optional(Type.String()),
-  /** Served over https (behind a TLS-terminating proxy): the anti-forgery cookie gets `Secure`. */
+  /** Served over https (behind a TLS-terminating proxy): the anti-forgery cookies get `Secure` and `__Host-`. */
   COOKIE_SECURE: Type.Boolean({ default: false }),
+  /** HMAC key of the anti-forgery tokens, the same on every gateway replica; random per process when unset. */
+  ANTI_FORGERY_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   /**
    * Proxies in front of the gateway whose `X-Forwarded-For` is believed: `false` (none, the default), a
    * hop count (`1` behind one ingress) or addresses/CIDRs, comma-separated. Rate limits key on the result.

@@ -19,6 +19,7 @@ const app = await buildGateway({
   frontendRoot: config.FRONTEND_ROOT,
   remotes: remoteManifestsFrom(config.REMOTES),
   secureCookies: config.COOKIE_SECURE,
+  ...(config.ANTI_FORGERY_SECRET ? { antiForgerySecret: config.ANTI_FORGERY_SECRET } : {}),
   trustProxy: trustProxyFrom(config.TRUST_PROXY),
   ...(config.MAP_TILE_URL
     ? {
@@ -29,5 +30,8 @@ const app = await buildGateway({
       }
     : {}),
 });
+if (!config.ANTI_FORGERY_SECRET) {
+  logger.warn('ANTI_FORGERY_SECRET is not set: anti-forgery tokens are valid for this gateway process only');
+}
 const url = await listenWithGrace(app, { host: config.HOST, port: config.PORT }, () => bus.close());
 logger.info({ url }, 'gateway listening');

@@ -1,7 +1,13 @@
 import { type CameraListItem, SERVICES } from '@lakecams/contracts';
 import { buildGateway, type ServiceTargets } from '@lakecams/gateway';
 import { buildServiceApp, createLogger, generateSigningKeys, publishEvent, type ServiceApp } from '@lakecams/service-kit';
-import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import {
+  type AntiForgeryPair,
+  antiForgeryFrom,
+  antiForgeryHeaders,
+  TEST_DATABASE_SERVER,
+  testDatabasePrefix,
+} from '@lakecams/service-kit/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -249,13 +255,11 @@ describe('gateway in distributed mode: services behind HTTP', () => {
   });
 
   it('passes request bodies on to the service, unread', async () => {
+    const page = await fetch(`${gatewayUrl}/health`);
+    const antiForgery = antiForgeryHeaders(antiForgeryFrom(page.headers.getSetCookie()) as AntiForgeryPair);
     const login = await fetch(`${gatewayUrl}/api/Authenticate/Authenticate`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        cookie: 'XSRF-TOKEN=same-token-x',
-        'x-xsrf-token': 'same-token-x',
-      },
+      headers: { 'content-type': 'application/json', ...antiForgery },
       body: JSON.stringify({ username: 'nobody_here', password: 'Wrong!Pass1' }),
     });
     // An empty body would be 400 (username and password required); these credentials are simply wrong.
@@ -264,7 +268,7 @@ describe('gateway in distributed mode: services behind HTTP', () => {
     form.append('file', new Blob([new Uint8Array([1, 2, 3])], { type: 'image/jpeg' }), 'x.jpg');
     const upload = await fetch(`${gatewayUrl}/api/Referer/SetLayer/layer`, {
       method: 'POST',
-      headers: { cookie: 'XSRF-TOKEN=same-token-x', 'x-xsrf-token': 'same-token-x' },
+      headers: antiForgery,
       body: form,
     });
     expect(upload.status).toBe(401);
@@ -312,11 +316,8 @@ describe('security rules every service shares, through the gateway', () => {
 
   it('refuses a mutating API request without the matching anti-forgery header', async () => {
     const page = await fetch(`${portal.url}/health`);
-    const cookie = page.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('XSRF-TOKEN='))
-      ?.split(';')[0] as string;
-    expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]{20,}$/);
+    const { cookie, token } = antiForgeryFrom(page.headers.getSetCookie()) as AntiForgeryPair;
+    expect(cookie).toMatch(/^lakecams_sid=[\w-]{43}; XSRF-TOKEN=[\w-]{32}\.[\w-]{43}$/);
     // Pictures, embedded by partner pages and cached publicly, set no cookie.
     const picture = await fetch(`${portal.url}/api/Image/Get/camera/Richterswil.jpg`);
     expect(picture.headers.getSetCookie()).toEqual([]);
@@ -331,8 +332,8 @@ describe('security rules every service shares, through the gateway', () => {
     expect(none.status).toBe(403);
     expect(await none.json()).toMatchObject({ message: 'Missing or invalid anti-forgery token' });
     expect((await post({ cookie, 'x-xsrf-token': 'forged-value-forged-value' })).status).toBe(403);
-    expect((await post({ 'x-xsrf-token': cookie.split('=')[1] as string })).status).toBe(403);
-    expect((await post({ cookie, 'x-xsrf-token': cookie.split('=')[1] as string })).status).toBe(200);
+    expect((await post({ 'x-xsrf-token': token })).status).toBe(403);
+    expect((await post({ cookie, 'x-xsrf-token': token })).status).toBe(200);
   });
 
   it('answers 403 to a non-admin sending Impersonate, on every service', async () => {

@@ -1,12 +1,21 @@
-import { XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { ANTI_FORGERY_SESSION_COOKIE, HOST_COOKIE_PREFIX, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
 import { errorBody } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const header = XSRF_HEADER.toLowerCase();
 const PICTURES = '/api/Image/Get/';
+/** 32 random bytes, base64url. */
+const SESSION_ID = /^[\w-]{43}$/;
+
+export interface AntiForgeryOptions {
+  /** Served over https: `Secure` cookies with the `__Host-` prefix. */
+  secureCookie: boolean;
+  /** HMAC key of the tokens; every gateway replica needs the same. */
+  secret: string;
+}
 
 function cookieValue(cookieHeader: string | undefined, name: string): string | undefined {
   for (const part of cookieHeader?.split(';') ?? []) {
@@ -22,26 +31,47 @@ function same(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** OWASP's signed double submit: `<random>.<HMAC over the session id and the random value>`. */
+export function antiForgeryToken(secret: string, sessionId: string, random = randomBytes(24).toString('base64url')) {
+  const message = `${sessionId.length}!${sessionId}!${random.length}!${random}`;
+  return `${random}.${createHmac('sha256', secret).update(message).digest('base64url')}`;
+}
+
+function signedFor(secret: string, token: string, sessionId: string): boolean {
+  const random = token.split('.')[0] ?? '';
+  return random !== '' && same(token, antiForgeryToken(secret, sessionId, random));
+}
+
 /**
- * Double-submit anti-forgery: a readable `XSRF-TOKEN` cookie is handed out, and every non-GET/HEAD API
- * request must echo it in `X-XSRF-TOKEN`. Another site can send the cookie but cannot read it.
+ * Signed double-submit anti-forgery. The gateway gives each browser an httpOnly session id cookie and a
+ * readable `XSRF-TOKEN` cookie holding a token signed (HMAC) for that session; every non-GET/HEAD API request
+ * must echo the token in `X-XSRF-TOKEN`. Another site can send the cookies but cannot read them, and a cookie
+ * planted from a sibling subdomain fails the signature: it was not made for this browser's session.
  */
 export const antiForgeryPlugin = fp(
-  async (app: FastifyInstance, options: { secureCookie: boolean }) => {
+  async (app: FastifyInstance, options: AntiForgeryOptions) => {
+    const prefix = options.secureCookie ? HOST_COOKIE_PREFIX : '';
+    const sessionCookie = `${prefix}${ANTI_FORGERY_SESSION_COOKIE}`;
+    const tokenCookie = `${prefix}${XSRF_COOKIE}`;
+    const attributes = `Path=/; SameSite=Strict${options.secureCookie ? '; Secure' : ''}`;
+
     app.addHook('onRequest', async (request, reply) => {
-      const cookie = cookieValue(request.headers.cookie, XSRF_COOKIE);
+      const cookies = request.headers.cookie;
+      const sentSession = cookieValue(cookies, sessionCookie);
+      const sentToken = cookieValue(cookies, tokenCookie);
+      const session = sentSession && SESSION_ID.test(sentSession) ? sentSession : undefined;
+      const valid = session !== undefined && sentToken !== undefined && signedFor(options.secret, sentToken, session);
       // Pictures are embedded by partner pages and cached publicly: they carry no cookie.
-      if (!cookie && !request.url.startsWith(PICTURES)) {
-        const token = randomBytes(24).toString('base64url');
+      if (!valid && !request.url.startsWith(PICTURES)) {
+        const newSession = session ?? randomBytes(32).toString('base64url');
+        const issued = [`${tokenCookie}=${antiForgeryToken(options.secret, newSession)}; ${attributes}`];
+        if (!session) issued.unshift(`${sessionCookie}=${newSession}; ${attributes}; HttpOnly`);
         // Raw header: API replies are handed to services, which write the response themselves.
-        reply.raw.setHeader(
-          'set-cookie',
-          `${XSRF_COOKIE}=${token}; Path=/; SameSite=Strict${options.secureCookie ? '; Secure' : ''}`,
-        );
+        reply.raw.setHeader('set-cookie', issued);
       }
       if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-      const sent = request.headers[header];
-      if (!cookie || typeof sent !== 'string' || !same(sent, cookie)) {
+      const echoed = request.headers[header];
+      if (!valid || typeof echoed !== 'string' || !same(echoed, sentToken as string)) {
         return reply.code(403).send(errorBody(403, 'Missing or invalid anti-forgery token'));
       }
     });

@@ -95,9 +95,17 @@ export interface RefererUser {
 /** Header naming the user an Admin acts as (honoured only for verified Admins). */
 export const IMPERSONATE_HEADER = 'Impersonate';
 
-/** Name of the anti-forgery cookie and header (double submit, checked by the gateway). */
+/**
+ * Name of the anti-forgery cookie and header (signed double submit, checked by the gateway): the cookie holds
+ * a token signed for the browser's anti-forgery session, which the httpOnly session cookie names.
+ */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'X-XSRF-TOKEN';
+export const ANTI_FORGERY_SESSION_COOKIE = 'lakecams_sid';
+/** Over https the gateway's cookies carry this prefix: a sibling subdomain cannot set or replace them. */
+export const HOST_COOKIE_PREFIX = '__Host-';
+/** Where the page finds the anti-forgery token: the https name first. */
+export const XSRF_COOKIE_NAMES = [`${HOST_COOKIE_PREFIX}${XSRF_COOKIE}`, XSRF_COOKIE] as const;
 /** The refresh token cookie (httpOnly, SameSite=Strict). */
 export const REFRESH_COOKIE = 'refreshToken';
 /**

@@ -28,5 +28,11 @@ export {
 } from './service-app.ts';
 export { createLogger, listenWithGrace } from './server.ts';
 export { runService } from './run-service.ts';
-export { generateSigningKeys, loadOrCreateSigningKeys, publicKeyOf, type SigningKeys } from './signing-keys.ts';
+export {
+  generateSigningKeys,
+  loadOrCreateSecret,
+  loadOrCreateSigningKeys,
+  publicKeyOf,
+  type SigningKeys,
+} from './signing-keys.ts';
 export { validateWith } from './validation.ts';

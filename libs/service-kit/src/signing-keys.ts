@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -29,4 +29,13 @@ export async function loadOrCreateSigningKeys(file: string): Promise<SigningKeys
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, keys.privateKey, { mode: 0o600 });
   return keys;
+}
+
+/** A random secret (hex) read from `file`, or created there (mode 600) on first start. */
+export async function loadOrCreateSecret(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const secret = randomBytes(32).toString('hex');
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }

@@ -1,3 +1,4 @@
+import { ANTI_FORGERY_SESSION_COOKIE, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { dropDatabase, ensureDatabase, withDatabase } from './database-url.ts';
@@ -35,6 +36,28 @@ export function testDatabasePrefix(): {
       for (const service of services) await dropDatabase(urlOf(service));
     },
   };
+}
+
+/** What a gateway hands out for anti-forgery: its cookies as one Cookie header, and the token to echo. */
+export interface AntiForgeryPair {
+  cookie: string;
+  token: string;
+}
+
+/** The anti-forgery pair among an answer's Set-Cookie lines (the session id cookie and the token cookie). */
+export function antiForgeryFrom(setCookies: string[]): AntiForgeryPair | undefined {
+  const pairs = setCookies.map((line) => line.split(';')[0] ?? '');
+  const named = (name: string) =>
+    pairs.find((pair) => pair.startsWith(`${name}=`) || pair.startsWith(`__Host-${name}=`));
+  const session = named(ANTI_FORGERY_SESSION_COOKIE);
+  const token = named(XSRF_COOKIE);
+  if (!session || !token) return undefined;
+  return { cookie: `${session}; ${token}`, token: token.slice(token.indexOf('=') + 1) };
+}
+
+/** Headers of a mutating request with the pair: the cookies (after `cookie`, if given) and the echoed token. */
+export function antiForgeryHeaders(pair: AntiForgeryPair, cookie?: string): Record<string, string> {
+  return { cookie: [cookie, pair.cookie].filter(Boolean).join('; '), [XSRF_HEADER.toLowerCase()]: pair.token };
 }
 
 /** A small HTTP client for tests that keeps cookies like a browser and echoes the anti-forgery cookie. */

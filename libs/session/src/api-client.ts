@@ -1,4 +1,4 @@
-import { type ErrorBody, IMPERSONATE_HEADER, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { type ErrorBody, IMPERSONATE_HEADER, XSRF_COOKIE_NAMES, XSRF_HEADER } from '@lakecams/contracts';
 import { type AuthState, impersonatedUserId } from './auth-state.ts';
 
 export { IMPERSONATE_HEADER };
@@ -97,9 +97,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const urlOf = (path: string) => (isAbsolute(path) ? path : `${apiRoot}${path}`);
 
+  /** Over https the cookie has the `__Host-` prefix, over http its plain name. */
+  const storedToken = () => XSRF_COOKIE_NAMES.map((name) => readCookie(name)).find(Boolean) ?? null;
+
   /** The cookie's value; on a first visit there is none yet, so one cheap GET fetches it (shared by concurrent callers). */
   async function antiForgeryToken(): Promise<string | null> {
-    const token = readCookie(XSRF_COOKIE);
+    const token = storedToken();
     if (token) return token;
     priming ??= transport(urlOf(XSRF_PRIMING_PATH), { method: 'GET', credentials: 'same-origin' })
       .then(
@@ -110,7 +113,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         priming = null;
       });
     await priming;
-    return readCookie(XSRF_COOKIE);
+    return storedToken();
   }
 
   async function send(path: string, init: RequestInit, authorize: boolean): Promise<Sent> {

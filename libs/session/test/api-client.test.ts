@@ -25,6 +25,8 @@ describe('api client headers', () => {
     configureApi({ apiRoot: '' });
     // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API
     document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API
+    document.cookie = '__Host-XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
   });
 
   it('calls the same origin by default and prefixes a configured API root', async () => {
@@ -133,6 +135,16 @@ describe('api client headers', () => {
     const [url, init] = fetch.mock.calls.at(-1) as unknown as [string, RequestInit];
     expect(url).toBe('/api/Register/Update');
     expect(new Headers(init.headers).get('X-XSRF-TOKEN')).toBe('abc==');
+  });
+
+  it('reads the https name of the cookie (prefix __Host-) before the plain one', async () => {
+    const cookies: Record<string, string> = { 'XSRF-TOKEN': 'plain', '__Host-XSRF-TOKEN': 'host' };
+    const { session, server } = sessionWith({ readCookie: (name) => cookies[name] ?? null, routes: {} });
+    await session.api.fetch('/api/Register/Update', { method: 'POST' });
+    expect(lastCall(server.fetch).headers.get('X-XSRF-TOKEN')).toBe('host');
+    delete cookies['__Host-XSRF-TOKEN'];
+    await session.api.fetch('/api/Register/Update', { method: 'POST' });
+    expect(lastCall(server.fetch).headers.get('X-XSRF-TOKEN')).toBe('plain');
   });
 });
 

@@ -1,6 +1,8 @@
-import { ACCESS_COOKIE, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { ACCESS_COOKIE, ANTI_FORGERY_SESSION_COOKIE, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import type { AntiForgeryPair } from '@lakecams/service-kit/testing';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSafeMethod, type RequestSpec, send } from './http.ts';
+import { antiForgeryToken, isSafeMethod, type RequestSpec, send } from './http.ts';
 import { type Actor, createMatrixContext, type MatrixContext, type Prepared, ROUTE_ACCESS } from './route-access.ts';
 import { type Fixtures, type SecurityPortal, setUpFixtures, snapshot, startSecurityPortal } from './security-portal.ts';
 
@@ -8,30 +10,47 @@ const RATE_LIMIT = 30;
 let p: SecurityPortal;
 let f: Fixtures;
 let m: MatrixContext;
+/** Another browser's pair, e.g. the attacker's own, fetched from the same gateway. */
+let foreign: AntiForgeryPair;
 
 beforeAll(async () => {
   p = await startSecurityPortal({ rateLimitPerMinute: RATE_LIMIT });
   f = await setUpFixtures(p);
   m = await createMatrixContext(p, f);
+  foreign = await antiForgeryToken(p.url);
 }, 120_000);
 afterAll(async () => p?.close());
 
 const header = XSRF_HEADER.toLowerCase();
 const REFUSED = 'Missing or invalid anti-forgery token';
 
-/** What a forged or careless request carries instead of the matching cookie and header. */
-function forgeries(token: string): [string, Record<string, string>][] {
+/** What a forged or careless request carries instead of the matching cookies and header. */
+function forgeries({ cookie, token }: AntiForgeryPair): [string, Record<string, string>][] {
   const other = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+  const session = cookie.split('; ')[0] as string;
+  const foreignSession = foreign.cookie.split('; ')[0] as string;
+  // What a sibling subdomain can plant: a token shaped like the gateway's, but signed by nobody.
+  const planted = `${randomBytes(24).toString('base64url')}.${randomBytes(32).toString('base64url')}`;
   return [
     ['neither cookie nor header', {}],
-    ['the cookie only (what a cross-site form sends)', { cookie: `${XSRF_COOKIE}=${token}` }],
+    ['the cookies only (what a cross-site form sends)', { cookie }],
     ['the header only', { [header]: token }],
-    ['a header not matching the cookie', { cookie: `${XSRF_COOKIE}=${token}`, [header]: other }],
-    ['an empty header', { cookie: `${XSRF_COOKIE}=${token}`, [header]: '' }],
-    ['the header with a different case', { cookie: `${XSRF_COOKIE}=${token}`, [header]: token.toUpperCase() }],
-    ['the header with something appended', { cookie: `${XSRF_COOKIE}=${token}`, [header]: `${token}x` }],
-    ['an empty cookie and an empty header', { cookie: `${XSRF_COOKIE}=`, [header]: '' }],
-    ['the cookie under another name', { cookie: `xsrf-token=${token}`, [header]: token }],
+    ['a header not matching the cookie', { cookie, [header]: other }],
+    ['an empty header', { cookie, [header]: '' }],
+    ['the header with a different case', { cookie, [header]: token.toUpperCase() }],
+    ['the header with something appended', { cookie, [header]: `${token}x` }],
+    ['an empty cookie and an empty header', { cookie: `${session}; ${XSRF_COOKIE}=`, [header]: '' }],
+    ['the cookie under another name', { cookie: `${session}; xsrf-token=${token}`, [header]: token }],
+    ['the token without its session cookie', { cookie: `${XSRF_COOKIE}=${token}`, [header]: token }],
+    ['a planted unsigned token, echoed', { cookie: `${session}; ${XSRF_COOKIE}=${planted}`, [header]: planted }],
+    [
+      "a planted token of another browser's session, echoed",
+      { cookie: `${session}; ${XSRF_COOKIE}=${foreign.token}`, [header]: foreign.token },
+    ],
+    [
+      "the token with another browser's session",
+      { cookie: `${foreignSession}; ${XSRF_COOKIE}=${token}`, [header]: token },
+    ],
   ];
 }
 
@@ -88,10 +107,9 @@ describe('anti-forgery: every non-GET/HEAD route refuses a request without the m
     // The same requests with the matching pair are done: the refusals above were the anti-forgery check's.
     const accepted: string[] = [];
     for (const [key, spec, viaCookie] of prepared) {
-      const token = p.xsrf;
       const answer = await send(
         p.url,
-        withCredentials(spec, viaCookie, { cookie: `${XSRF_COOKIE}=${token}`, [header]: token }),
+        withCredentials(spec, viaCookie, { cookie: p.xsrf.cookie, [header]: p.xsrf.token }),
       );
       const success = ROUTE_ACCESS[key]?.success ?? [200];
       if (!success.includes(answer.status)) accepted.push(`${key}: ${answer.status} ${answer.text.slice(0, 200)}`);
@@ -102,10 +120,18 @@ describe('anti-forgery: every non-GET/HEAD route refuses a request without the m
     );
   }, 180_000);
 
-  it('hands out the token as a readable SameSite=Strict cookie', async () => {
+  it('hands out an httpOnly session id and a readable token signed for it, both SameSite=Strict', async () => {
     const answer = await send(p.url, { method: 'GET', path: '/api/News/News/news' });
-    const cookie = ([] as string[]).concat(answer.headers['set-cookie'] ?? []).find((c) => c.startsWith(XSRF_COOKIE));
-    expect(cookie).toMatch(/^XSRF-TOKEN=[\w-]{32}; Path=\/; SameSite=Strict$/);
+    const cookies = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
+    expect(cookies).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${ANTI_FORGERY_SESSION_COOKIE}=[\\w-]{43}; Path=/; SameSite=Strict; HttpOnly$`),
+      ),
+      expect.stringMatching(/^XSRF-TOKEN=[\w-]{32}\.[\w-]{43}; Path=\/; SameSite=Strict$/),
+    ]);
+    // A browser that keeps its cookies is not handed new ones.
+    const again = await send(p.url, { method: 'GET', path: '/api/News/News/news', headers: { cookie: p.xsrf.cookie } });
+    expect(again.headers['set-cookie']).toBeUndefined();
   });
 });
 

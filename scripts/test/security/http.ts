@@ -1,4 +1,5 @@
-import { XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { XSRF_COOKIE } from '@lakecams/contracts';
+import { type AntiForgeryPair, antiForgeryFrom, antiForgeryHeaders } from '@lakecams/service-kit/testing';
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -152,18 +153,16 @@ function dechunk(body: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
-/** The anti-forgery pair the gateway hands out: the cookie value and the headers echoing it. */
-export async function antiForgeryToken(base: string): Promise<string> {
+/** The anti-forgery pair the gateway hands a new browser: its cookies and the token to echo. */
+export async function antiForgeryToken(base: string): Promise<AntiForgeryPair> {
   const page = await send(base, { method: 'GET', path: '/health' });
-  const cookies = ([] as string[]).concat(page.headers['set-cookie'] ?? []);
-  const token = cookies.map((c) => new RegExp(`^${XSRF_COOKIE}=([^;]+)`).exec(c)?.[1]).find(Boolean);
-  if (!token) throw new Error(`The gateway set no ${XSRF_COOKIE} cookie`);
-  return token;
+  const pair = antiForgeryFrom(([] as string[]).concat(page.headers['set-cookie'] ?? []));
+  if (!pair) throw new Error(`The gateway set no ${XSRF_COOKIE} cookie`);
+  return pair;
 }
 
-export function withAntiForgery(token: string, headers: Record<string, string> = {}): Record<string, string> {
-  const cookie = [headers.cookie, `${XSRF_COOKIE}=${token}`].filter(Boolean).join('; ');
-  return { ...headers, cookie, [XSRF_HEADER.toLowerCase()]: token };
+export function withAntiForgery(pair: AntiForgeryPair, headers: Record<string, string> = {}): Record<string, string> {
+  return { ...headers, ...antiForgeryHeaders(pair, headers.cookie) };
 }
 
 /** The value of cookie `name` set by an answer, if any. */

@@ -1,6 +1,6 @@
 import { ACCESS_COOKIE, REFRESH_COOKIE, SERVICES, type ServiceName } from '@lakecams/contracts';
 import { loadOrCreateSigningKeys, type SigningKeys } from '@lakecams/service-kit';
-import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { type AntiForgeryPair, TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -87,7 +87,8 @@ export interface SecurityPortal {
   url: string;
   routes: CollectedRoute[];
   keys: SigningKeys;
-  xsrf: string;
+  /** The anti-forgery cookies and token of this suite's browser. */
+  xsrf: AntiForgeryPair;
   admin: Account;
   /** Sends through the gateway; non-GET/HEAD requests get the matching anti-forgery cookie and header. */
   call(spec: RequestSpec): Promise<Answer>;

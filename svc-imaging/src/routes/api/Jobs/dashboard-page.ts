@@ -52,7 +52,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <script>
   const time = (iso) => (iso ? new Date(iso).toLocaleString('de-CH', { dateStyle: 'short', timeStyle: 'medium' }) : '–');
   const text = (value) => String(value ?? '–').replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
-  const xsrf = () => decodeURIComponent((document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/) || [])[1] || '');
+  const xsrf = () => decodeURIComponent((document.cookie.match(/(?:^|; )(?:__Host-)?XSRF-TOKEN=([^;]*)/) || [])[1] || '');
   const notice = document.getElementById('notice');
   function show(message) { notice.textContent = message; notice.style.display = message ? 'block' : 'none'; }
   async function act(action, webcamId) {
