@@ -1,4 +1,4 @@
-import { CONTACT_SUBJECTS } from '@lakecams/contracts';
+import { CONTACT_SUBJECTS, IMPERSONATE_COOKIE } from '@lakecams/contracts';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -264,10 +264,20 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await expect.poll(() => menu(page).getByRole('link', { name: 'Jobs' }).count()).toBe(0);
     expect(await menu(page).getByRole('link', { name: 'Benutzer vertreten' }).count()).toBe(1);
     await screenshots(page, 'impersonating');
+    // A reload keeps acting as the user; pictures carry the impersonation cookie meanwhile.
+    const impersonationCookie = async () =>
+      (await page.context().cookies()).some((cookie) => cookie.name === IMPERSONATE_COOKIE);
+    expect(await impersonationCookie()).toBe(true);
+    await page.reload();
+    await strip.getByText('Sie handeln als').waitFor();
+    await expect.poll(() => menu(page).getByRole('link', { name: 'Benutzer vertreten' }).count()).toBe(1);
+    expect(await menu(page).getByRole('link', { name: 'Jobs' }).count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'account-impersonating-after-reload.png') });
 
     await strip.getByRole('button', { name: 'Zurück zu meinem Benutzer' }).click();
     await menu(page).getByRole('link', { name: 'Jobs' }).waitFor();
     expect(await page.locator('.session-strip--impersonating').count()).toBe(0);
+    expect(await impersonationCookie()).toBe(false);
     await page.close();
   });
 
