@@ -175,7 +175,10 @@ function bodyArbitrary(keys: string[]): fc.Arbitrary<RequestSpec['raw'] | { json
 
 describe('bad input at every route: never 5xx, 4xx with a message, nothing stored when refused', () => {
   it('random query strings on every GET route', async () => {
-    const routes = apiRoutes((method) => method === 'GET').filter((r) => r.url !== '/api/Events/stream');
+    // Log-off would end the shared logins the other requests use; it has tests of its own.
+    const routes = apiRoutes((method) => method === 'GET').filter(
+      (r) => r.url !== '/api/Events/stream' && r.url !== '/api/Authenticate/LogOut/logout',
+    );
     const input = fc
       .constantFrom(...routes)
       .chain((route) => fc.tuple(fc.constant(route), queryArbitrary(shapes.get(`GET ${route.url}`)?.query ?? [])));

@@ -90,10 +90,11 @@ export function actorOf({ p, f }: MatrixContext, role: Role, viaCookie = false):
 /** The request as `actor` sends it: bearer header or access cookie, and the Impersonate header of its role. */
 export function authorize({ p, f }: MatrixContext, spec: RequestSpec, actor: Actor): RequestSpec {
   const headers: Record<string, string> = { ...spec.headers };
-  if (actor.caller && actor.viaCookie) {
-    headers.cookie = [headers.cookie, `${ACCESS_COOKIE}=${actor.caller.accessCookie}`].filter(Boolean).join('; ');
-  } else if (actor.caller) {
-    headers.authorization = `Bearer ${actor.caller.token}`;
+  const caller = actor.caller && ((spec as Prepared).session ?? actor.caller);
+  if (caller && actor.viaCookie) {
+    headers.cookie = [headers.cookie, `${ACCESS_COOKIE}=${caller.accessCookie}`].filter(Boolean).join('; ');
+  } else if (caller) {
+    headers.authorization = `Bearer ${caller.token}`;
   }
   if (actor.role === 'adminAsReferer') headers.impersonate = f.referer.id;
   if (actor.role === 'userImpersonating' || actor.role === 'anonymousImpersonating') headers.impersonate = p.admin.id;
@@ -105,6 +106,8 @@ export interface Prepared extends RequestSpec {
   after?: (answer: Answer) => void;
   /** Stop reading after the headers (server-sent events). */
   headersOnly?: boolean;
+  /** A login of the caller's own to send instead of the shared one (a log-off ends the login it is sent with). */
+  session?: Account;
 }
 
 export interface RouteAccess {
@@ -196,7 +199,13 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
       };
     },
   },
-  'GET /api/Authenticate/LogOut/logout': { rule: 'public', build: async () => get('/api/Authenticate/LogOut/logout') },
+  'GET /api/Authenticate/LogOut/logout': {
+    rule: 'public',
+    build: async ({ p }, { caller }) => ({
+      ...get('/api/Authenticate/LogOut/logout'),
+      ...(caller ? { session: await p.login(caller.userName, caller.password) } : {}),
+    }),
+  },
   'GET /api/Authenticate/Roles/roles': { rule: 'user', build: async () => get('/api/Authenticate/Roles/roles') },
   'GET /api/Authenticate/AllUsers': { rule: 'admin', build: async () => get('/api/Authenticate/AllUsers') },
   'POST /api/Register/Register': {

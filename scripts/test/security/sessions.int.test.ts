@@ -41,7 +41,7 @@ async function statusWith(baseUrl: string, token: string, route: string) {
 }
 
 /** Log in twice, log one login off: its old token is refused on both services, the other login keeps working. */
-async function logOffAndCheck(urls: { identity: string; webcam: string }) {
+async function logOffAndCheck(urls: { identity: string; webcam: string }, how: 'browser' | 'bearer only' = 'browser') {
   const leaving = await loggedIn(urls.identity);
   const staying = await loggedIn(urls.identity);
   const routes: [string, string][] = [
@@ -50,8 +50,14 @@ async function logOffAndCheck(urls: { identity: string; webcam: string }) {
   ];
   for (const [url, route] of routes) expect((await statusWith(url, leaving.token, route)).status, route).toBe(200);
 
-  const logOff = await leaving.client.get('/api/Authenticate/LogOut/logout');
+  // The page sends its cookies and token; an API client may send only the token.
+  const logOff =
+    how === 'browser'
+      ? await leaving.client.get('/api/Authenticate/LogOut/logout')
+      : await statusWith(urls.identity, leaving.token, '/api/Authenticate/LogOut/logout');
   expect(logOff.status).toBe(200);
+  // That login's refresh token cannot mint a new access token either.
+  expect((await leaving.client.post('/api/Authenticate/RefreshToken')).status).toBe(401);
 
   for (const [url, route] of routes) {
     // Other services learn of it over the bus, within moments.
@@ -89,6 +95,10 @@ describe('embedded mode: the in-process bus, through the gateway', () => {
 
   it('log-off revokes the access token of that login on every service', async () => {
     await logOffAndCheck({ identity: portal.url, webcam: portal.url });
+  });
+
+  it('log-off with only the bearer token revokes that token and its login too', async () => {
+    await logOffAndCheck({ identity: portal.url, webcam: portal.url }, 'bearer only');
   });
 
   it('answers 404 to an Admin impersonating a user nobody knows, before the route does anything', async () => {

@@ -10,6 +10,8 @@ export interface Principal {
   userId: string;
   roles: string[];
   actingUserId: string;
+  /** The login (refresh token family) the access token belongs to, or its own id: what a log-off revokes. */
+  sessionId?: string;
 }
 
 interface AccessTokenClaims {
@@ -34,9 +36,9 @@ declare module 'fastify' {
     authError: string | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless a valid access token was sent. */
+    /** A route's onRequest hook (before its body is read or validated): 401 unless a valid access token was sent. */
     requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    /** preHandler factory: 401 when anonymous, 403 unless the verified caller has the role. */
+    /** onRequest hook factory (before the body is read or validated): 401 when anonymous, 403 without the role. */
     requireRole(role: string): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Where impersonated users are looked up: an Admin impersonating an unknown user gets 404. */
     useUserDirectory(directory: UserDirectory): void;
@@ -116,7 +118,13 @@ export const authPlugin = fp(
           if (revoked.isRevoked([claims.jti, claims.sid])) {
             request.authError = 'The access token was revoked (logged off)';
           } else {
-            request.principal = { userId: claims.sub, roles: rolesOf(claims), actingUserId: claims.sub };
+            const sessionId = claims.sid ?? claims.jti;
+            request.principal = {
+              userId: claims.sub,
+              roles: rolesOf(claims),
+              actingUserId: claims.sub,
+              ...(sessionId ? { sessionId } : {}),
+            };
           }
         } catch {
           // A stale token must not block public calls such as the token refresh itself.

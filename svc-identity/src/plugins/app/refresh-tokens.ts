@@ -38,6 +38,7 @@ export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
 
   return {
     issue,
+    revokeFamily,
     async rotate(token: string): Promise<RotationResult> {
       const tokenHash = sha256(token);
       // One atomic claim: of two concurrent uses of the same token only one can win.

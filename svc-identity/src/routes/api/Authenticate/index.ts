@@ -76,9 +76,13 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
     },
     async (request, reply) => {
       const token = request.cookies[REFRESH_COOKIE];
-      // The family id is the `sid` of every access token of this login.
-      const sessionId = token ? await app.refreshTokens.revoke(token) : undefined;
-      if (sessionId) await app.revokeAccessTokens([sessionId]);
+      // The family id is the `sid` of every access token of this login: the one of the cookie, and the
+      // one of the bearer token (a caller without cookies logs off the login its token belongs to).
+      const fromCookie = token ? await app.refreshTokens.revoke(token) : undefined;
+      const fromBearer = request.principal?.sessionId;
+      if (fromBearer && fromBearer !== fromCookie) await app.refreshTokens.revokeFamily(fromBearer);
+      const sessions = [fromCookie, fromBearer].filter((id): id is string => id !== undefined);
+      if (sessions.length > 0) await app.revokeAccessTokens([...new Set(sessions)]);
       app.clearRefreshCookie(reply);
       return reply.type('application/octet-stream').send('');
     },
