@@ -191,6 +191,9 @@ describe('svc-identity accounts on real PostgreSQL', () => {
 
   it('answers recover-password the same for unknown emails and resets with the mailed code', async () => {
     const { model } = await registerAndConfirm('reset');
+    const before = identity.client();
+    before.setToken((await login(before, model.username, PASSWORD)).json.jwtToken);
+    expect((await before.get('/api/Authenticate/Roles/roles')).status).toBe(200);
     const client = identity.client();
     const unknown = await client.post('/api/Register/RecoverPassword?email=nobody%40example.org');
     const known = await client.post(`/api/Register/RecoverPassword?email=${encodeURIComponent(model.email)}`);
@@ -213,6 +216,9 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     expect((await login(identity.client(), model.username, PASSWORD)).status).toBe(401);
     expect((await login(identity.client(), model.username, 'Neu!Passwort9')).status).toBe(200);
     expect((await client.post('/api/Register/ResetPassword', { ...reset, token: code })).status).toBe(400);
+    // The sessions of the old password end, their access tokens as well as their refresh tokens.
+    expect((await before.get('/api/Authenticate/Roles/roles')).status).toBe(401);
+    expect((await before.post('/api/Authenticate/RefreshToken')).status).toBe(401);
   });
 
   it('answers recover-password alike for known and unknown emails: same status, body, headers, one queued request each', async () => {

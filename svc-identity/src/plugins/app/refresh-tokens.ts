@@ -74,13 +74,16 @@ export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
       if (known) await revokeFamily(known.familyId);
       return known?.familyId;
     },
-    async revokeAllOf(userId: string): Promise<void> {
-      await db
+    /** Revokes every login of the user; the ids of the families it ended. */
+    async revokeAllOf(userId: string): Promise<string[]> {
+      const revoked = await db
         .updateTable('refreshTokens')
         .set({ revokedAt: new Date() })
         .where('userId', '=', userId)
         .where('revokedAt', 'is', null)
+        .returning('familyId')
         .execute();
+      return [...new Set(revoked.map((row) => row.familyId))];
     },
   };
 }

@@ -175,8 +175,8 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       }
       await app.users.setPasswordHash(user.id, await hashPassword(password));
       await db.deleteFrom('passwordResets').where('userId', '=', user.id).execute();
-      // A new password ends every existing session.
-      await app.refreshTokens.revokeAllOf(user.id);
+      // A new password ends every existing session, its access tokens included.
+      await app.revokeAccessTokens(await app.refreshTokens.revokeAllOf(user.id));
       return replyTrue(reply);
     },
   );
