@@ -35,4 +35,15 @@ export {
   publicKeyOf,
   type SigningKeys,
 } from './signing-keys.ts';
-export { validateWith } from './validation.ts';
+export {
+  DATABASE_INTEGER_MAX,
+  Day,
+  DayOrInstant,
+  Id,
+  IdOrNew,
+  isDatabaseId,
+  isValidDay,
+  isValidMinute,
+  Minute,
+  validateWith,
+} from './validation.ts';

@@ -16,6 +16,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
+import { requestValidators, schemaErrorMessage } from './validation.ts';
 
 /** What a service is: its name, its own migrations and the plugin holding its routes and domain. */
 export interface ServiceDefinition<Options extends FastifyPluginOptions = FastifyPluginOptions> {
@@ -48,14 +49,13 @@ export async function buildServiceApp<Options extends FastifyPluginOptions>(
     // Per-request logs would dominate the log at image-serving rates; metrics cover requests.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    ajv: {
-      customOptions: {
-        coerceTypes: 'array',
-        removeAdditional: true,
-        useDefaults: true,
-        allErrors: false,
+    // Bodies keep their JSON types, query strings are parsed; see requestValidators.
+    schemaController: {
+      compilersFactory: {
+        buildValidator: requestValidators({ removeAdditional: true, useDefaults: true, allErrors: false }),
       },
     },
+    schemaErrorFormatter: schemaErrorMessage,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(errorsPlugin);

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import { Type } from 'typebox';
 
 // PostgreSQL unreachable or shutting down: the request should fail fast as 503, not look like a bug.
@@ -30,24 +30,75 @@ function isDatabaseDown(error: Error & { code?: string }): boolean {
   );
 }
 
+/** An error PostgreSQL answered (pg's DatabaseError: SQLSTATE code, severity, routine). */
+function isDatabaseError(error: FastifyError): boolean {
+  return typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) && 'severity' in error && !error.statusCode;
+}
+
+/**
+ * What a client is told about an error of PostgreSQL, by SQLSTATE class; its own text names tables, columns
+ * and values, so it goes to the log only.
+ */
+function databaseAnswer(code: string): [number, string] {
+  // Class 22 "data exception": a value from the request does not fit its column (a NUL, an id beyond integer).
+  if (code.startsWith('22')) return [400, 'A value in the request cannot be stored'];
+  if (code === '23503') return [409, 'The request refers to something that does not exist (any more)'];
+  if (code === '23505') return [409, 'This exists already'];
+  if (code.startsWith('23')) return [400, 'The request breaks a rule of the stored data'];
+  // Serialization failures, deadlocks, lack of resources, a statement cancelled: trying again may succeed.
+  if (/^(40|53|57)/.test(code)) return [503, 'The database is busy, please retry shortly'];
+  return [500, 'Internal Server Error'];
+}
+
+/** Discards at most this much of a refused request's body, for at most this long. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 30_000;
+
+/**
+ * Reads the rest of a body the service refused unread (too large, not parseable), so that the answer reaches a
+ * client that sends its whole body before it reads: closing on unread data resets the connection instead.
+ */
+function drained(request: IncomingMessage): Promise<void> {
+  if (request.complete || request.readableEnded || request.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const done = () => {
+      clearTimeout(timer);
+      request.off('data', discard);
+      request.off('end', done);
+      request.off('close', done);
+      request.off('error', done);
+      resolve();
+    };
+    const discard = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    request.on('data', discard);
+    request.on('end', done);
+    request.on('close', done);
+    request.on('error', done);
+    request.resume();
+  });
+}
+
 /** Uniform `{ statusCode, error, message }` for every 4xx and 5xx; internals never leak. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance, options: { notFound?: boolean }) => {
-    app.setErrorHandler((error: FastifyError, request, reply) => {
+    app.setErrorHandler(async (error: FastifyError, request, reply) => {
       if (isDatabaseDown(error)) {
         request.log.warn({ err: error }, 'database unavailable');
         return reply.code(503).send(errorBody(503, 'Database unavailable, please retry shortly'));
       }
-      // PostgreSQL "data exception" (class 22): a value from the request does not fit its column (an id
-      // beyond integer, a NUL character in text, …), so it is the request that is wrong.
-      if (typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code) && !error.statusCode) {
-        return reply.code(400).send(errorBody(400, `Invalid value in the request: ${error.message}`));
-      }
-      // A foreign key the request named is gone (a deleted camera, a token outliving its user).
-      if (error.code === '23503') {
-        return reply.code(409).send(errorBody(409, 'The request refers to something that does not exist (any more)'));
+      if (isDatabaseError(error)) {
+        const [status, message] = databaseAnswer(error.code);
+        request.log[status >= 500 ? 'error' : 'warn']({ err: error }, 'database refused the request');
+        return reply.code(status).send(errorBody(status, message));
       }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+      // Fastify closes the connection after a body it did not read; the client must still get the answer.
+      if (status === 413 || error.code?.startsWith('FST_ERR_CTP_')) await drained(request.raw);
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return reply.code(status).send(errorBody(status, status === 500 ? 'Internal Server Error' : error.message));

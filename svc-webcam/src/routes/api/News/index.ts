@@ -14,7 +14,7 @@ const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/api/News/News/news',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       schema: {
         summary: 'Change the news text (Admin); an empty text hides the banner',
         body: Type.Object({ text: Type.String({ maxLength: NEWS_MAX_LENGTH }) }),

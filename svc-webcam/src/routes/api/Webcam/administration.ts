@@ -1,14 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CAMERA_RULES, QUALITIES, type Quality } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
+import {
+  ADMIN_ROLE,
+  booleanTextResponse,
+  DayOrInstant,
+  errorBody,
+  Id,
+  IdOrNew,
+  replyTrue,
+  validateWith,
+} from '@lakecams/service-kit';
 import type { FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { presentCamera, seesCameraSource } from '../../../camera-presentation.ts';
+import type { Database } from '../../../database.ts';
 import { ErrorSchema, WebcamSchema } from '../../../schemas.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const QualitySchema = Type.Enum([...QUALITIES]);
-const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}' });
 const UserRefSchema = Type.Object({ id: Uuid, userName: Type.String(), email: Type.String() });
 const BookingSchema = Type.Object({
   id: Type.Integer(),
@@ -26,7 +36,7 @@ const ConfigurationSchema = Type.Object({
   webcam: Type.Object({ id: Type.Integer(), name: Type.String() }),
 });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
-const WebcamIdQuery = Type.Object({ webcamId: Type.Integer({ minimum: 1 }) });
+const WebcamIdQuery = Type.Object({ webcamId: Id() });
 
 /** `2026-11-22T13:45:00Z` or `2026-11-22` → `2026-11-22` (bookings are whole days, spec §4). */
 const dayOf = (value: string) => value.slice(0, 10);
@@ -37,21 +47,30 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const unknownCamera = (reply: FastifyReply, id: number) =>
     reply.code(404).send(errorBody(404, `No camera with id ${id}`));
   const cameraExists = async (id: number) => (await app.webcamRepository.byId(id)) !== undefined;
+  const db = app.db as Kysely<Database>;
+  /** The first of these users svc-identity never announced, if any: nothing is stored for nobody. */
+  const firstUnknownUser = async (userIds: string[]) => {
+    if (userIds.length === 0) return undefined;
+    const known = await db.selectFrom('knownUsers').select('id').where('id', 'in', userIds).execute();
+    const ids = new Set(known.map((user) => user.id));
+    return userIds.find((id) => !ids.has(id));
+  };
+  const unknownUser = (reply: FastifyReply, id: string) => reply.code(404).send(errorBody(404, `No such user ${id}`));
 
   app.post(
     '/api/Webcam/Set',
     {
-      preHandler: admin,
+      onRequest: admin,
       preValidation: validateWith(CAMERA_RULES, 'body'),
       schema: {
         summary: 'Create a camera (no id) or change one (Admin)',
         body: Type.Object({
-          id: Type.Optional(Type.Integer({ minimum: 0 })),
-          name: Type.String(),
-          pattern: Type.String(),
-          distance: Type.Number(),
-          angle: Type.Integer(),
-          intervalMin: Type.Integer(),
+          id: Type.Optional(IdOrNew()),
+          name: Type.String({ maxLength: 64 }),
+          pattern: Type.String({ maxLength: 2000 }),
+          distance: Type.Number({ minimum: 1, maximum: 20 }),
+          angle: Type.Integer({ minimum: 1, maximum: 360 }),
+          intervalMin: Type.Integer({ minimum: 1, maximum: 60 }),
           webcamType: Type.Optional(Type.Enum(['STATIC', 'MOBILE', 'ROTATION'])),
         }),
         response: { ...booleanTextResponse, ...errors, 409: ErrorSchema },
@@ -72,10 +91,10 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/Webcam/Delete',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Remove a camera with its images, permissions, configurations and bookings (Admin)',
-        body: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: true }),
+        body: Type.Object({ id: Id() }, { additionalProperties: true }),
         response: { ...booleanTextResponse, ...errors },
       },
     },
@@ -90,7 +109,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Webcam/GetUsers/users',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Users with access to a camera (Admin)',
         querystring: WebcamIdQuery,
@@ -106,7 +125,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/Webcam/SetUsers/users',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Replace the users with access to a camera (Admin)',
         querystring: WebcamIdQuery,
@@ -120,6 +139,8 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { webcamId } = request.query;
       if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
       const userIds = request.body.map((user) => (typeof user === 'string' ? user : user.id).toLowerCase());
+      const unknown = await firstUnknownUser(userIds);
+      if (unknown) return unknownUser(reply, unknown);
       await app.accessRepository.setPermittedUsers(webcamId, userIds);
       return replyTrue(reply);
     },
@@ -128,7 +149,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Webcam/GetConfiguration/configuration',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Quality configurations of a camera (Admin)',
         querystring: WebcamIdQuery,
@@ -144,11 +165,11 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/Webcam/SetConfiguration/configuration',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Set the quality of a camera for a user, or (no userId) for all other users (Admin)',
         querystring: Type.Object({
-          webcamId: Type.Integer({ minimum: 1 }),
+          webcamId: Id(),
           userId: Type.Optional(Type.Union([Uuid, Type.Literal('')])),
           quality: QualitySchema,
         }),
@@ -156,9 +177,12 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { webcamId, userId, quality } = request.query;
+      const { webcamId, quality } = request.query;
+      const userId = request.query.userId ? request.query.userId.toLowerCase() : null;
       if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
-      await app.accessRepository.setConfiguration(webcamId, userId ? userId.toLowerCase() : null, quality as Quality);
+      const unknown = userId && (await firstUnknownUser([userId]));
+      if (unknown) return unknownUser(reply, unknown);
+      await app.accessRepository.setConfiguration(webcamId, userId, quality as Quality);
       return replyTrue(reply);
     },
   );
@@ -166,10 +190,10 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/Webcam/RemoveConfiguration/configuration',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Remove a quality configuration (Admin)',
-        querystring: Type.Object({ configurationId: Type.Integer({ minimum: 1 }) }),
+        querystring: Type.Object({ configurationId: Id() }),
         response: { ...booleanTextResponse, ...errors },
       },
     },
@@ -183,7 +207,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Webcam/GetReferers/referers',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Referer bookings of a camera (Admin)',
         querystring: WebcamIdQuery,
@@ -199,17 +223,17 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/api/Webcam/SetReferer/referer',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Save a referer booking (whole days); returns the saved booking (Admin)',
         querystring: WebcamIdQuery,
         body: Type.Object(
           {
-            id: Type.Optional(Type.Integer({ minimum: 0 })),
-            start: Day,
-            end: Day,
+            id: Type.Optional(IdOrNew()),
+            start: DayOrInstant(),
+            end: DayOrInstant(),
             quality: QualitySchema,
-            refererUserId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2147483647 }), Type.Null()])),
+            refererUserId: Type.Optional(Type.Union([Id(), Type.Null()])),
             refererUserText: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
           },
           { additionalProperties: true },
@@ -257,10 +281,10 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/Webcam/RemoveReferer/referer',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Remove a referer booking (Admin)',
-        querystring: Type.Object({ webcamId: Type.Integer({ minimum: 1 }), refererId: Type.Integer({ minimum: 1 }) }),
+        querystring: Type.Object({ webcamId: Id(), refererId: Id() }),
         response: { ...booleanTextResponse, ...errors },
       },
     },
@@ -276,7 +300,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Webcam/GetReferersofUser/referersOfUSer',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: 'The cameras the acting user may configure for their pages, by id (Admin: all)',
         response: { 200: Type.Record(Type.String(), WebcamSchema), ...errors },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { imageNameOf } from '@lakecams/contracts';
-import { errorBody, replyNotModified } from '@lakecams/service-kit';
+import { Day, errorBody, Id, replyNotModified } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import { presentCamera } from '../../../camera-presentation.ts';
 import { CameraListItemSchema, ErrorSchema, ImageSchema, WebcamSchema } from '../../../schemas.ts';
@@ -57,7 +57,7 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'One camera',
-        querystring: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        querystring: Type.Object({ id: Id() }),
         response: { 200: WebcamSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
@@ -75,7 +75,7 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A camera's images of one day (oldest first) and the days that have images (newest first)",
         querystring: Type.Object({
           name: Type.String({ maxLength: 64 }),
-          day: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
+          day: Type.Optional(Day()),
         }),
         response: {
           200: Type.Object({
