@@ -19,6 +19,8 @@ export const UserSchema = Type.Object({
 });
 export const RolesSchema = Type.Array(Type.String());
 export const Uuid = Type.String({ format: 'uuid' });
+/** The solved captcha of a form (an ALTCHA payload or a reCAPTCHA token). */
+export const CaptchaQuery = Type.Object({ captcha: Type.String({ maxLength: 8192 }) });
 export const errors = {
   400: ErrorSchema,
   401: ErrorSchema,

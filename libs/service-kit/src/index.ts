@@ -39,6 +39,7 @@ export {
   DATABASE_INTEGER_MAX,
   Day,
   DayOrInstant,
+  FormFields,
   Id,
   IdOrNew,
   isDatabaseId,

@@ -1,7 +1,7 @@
 import { AjvCompiler, type ValidatorFactory } from '@fastify/ajv-compiler';
 import { type FormRules, validateForm } from '@lakecams/contracts';
 import type { FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { Type, type TInteger, type TString } from 'typebox';
+import { Type, type TInteger, type TObject, type TString } from 'typebox';
 import { errorBody } from './plugins/errors.ts';
 
 /**
@@ -17,6 +17,21 @@ export function validateWith(rules: FormRules, source: 'body' | 'query') {
     const first = Object.values(errors)[0];
     if (first) return reply.code(400).send(errorBody(400, first as string));
   };
+}
+
+/**
+ * The schema of a form's fields (all text), each as long as its rule allows (`fallbackMaxLength` for a field
+ * whose rule has no maximum), so the schema declares what `validateWith` checks with the form's messages.
+ */
+export function FormFields<R extends FormRules>(
+  rules: R,
+  fallbackMaxLength = 254,
+): TObject<{ [K in keyof R]: TString }> {
+  const fields = Object.entries(rules).map(([name, rule]) => [
+    name,
+    Type.String({ maxLength: rule.maxLength?.value ?? fallbackMaxLength }),
+  ]);
+  return Type.Object(Object.fromEntries(fields)) as TObject<{ [K in keyof R]: TString }>;
 }
 
 /** PostgreSQL's `integer`: ids (serial) and other whole numbers stored in such columns. */

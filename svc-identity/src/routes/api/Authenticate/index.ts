@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ADMIN_ROLE, errorBody, validateWith } from '@lakecams/service-kit';
+import { ADMIN_ROLE, errorBody, FormFields, validateWith } from '@lakecams/service-kit';
 import { LOGIN_RULES, REFRESH_COOKIE } from '@lakecams/contracts';
 import { Type } from 'typebox';
 import { clientAddress, type LoginThrottle } from '../../../login-throttle.ts';
@@ -14,7 +14,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
       preValidation: validateWith(LOGIN_RULES, 'body'),
       schema: {
         summary: 'Log in; sets the refresh cookie',
-        body: Type.Object({ username: Type.String(), password: Type.String() }),
+        body: FormFields(LOGIN_RULES),
         response: { 200: UserSchema, ...errors },
       },
     },
@@ -91,7 +91,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
   app.get(
     '/api/Authenticate/Roles/roles',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { summary: "The acting user's roles", response: { 200: RolesSchema, ...errors } },
     },
     async (request) => app.users.roles(request.principal?.actingUserId as string),
@@ -100,7 +100,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
   app.get(
     '/api/Authenticate/AllUsers',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       schema: { summary: 'All users (Admin)', response: { 200: Type.Array(UserSummarySchema), ...errors } },
     },
     async () => (await app.users.all()).map(({ passwordHash: _hash, createdAt: _created, ...user }) => user),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CODE_FEATURES, CODE_RULES } from '@lakecams/contracts';
-import { ADMIN_ROLE, errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
+import { ADMIN_ROLE, errorBody, FormFields, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -38,7 +38,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/Code/CreateCodes',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       schema: {
         summary: 'Create feature codes (Admin)',
         querystring: Type.Object({
@@ -54,11 +54,11 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/Code/RegisterCode',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       preValidation: validateWith(CODE_RULES, 'query'),
       schema: {
         summary: 'Redeem a feature code for the acting user',
-        querystring: Type.Object({ code: Type.String() }),
+        querystring: FormFields(CODE_RULES),
         response: { 200: CodeAssignmentSchema, ...errors },
       },
     },
@@ -75,7 +75,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Code/GetCodes',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: "The acting user's code assignments (an Admin's too: all of them are GetAllCodes)",
         response: { 200: Type.Array(CodeAssignmentSchema), ...errors },
@@ -87,7 +87,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Code/GetAllCodes',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       schema: {
         summary: "Every user's code assignments with their owner, newest first (Admin)",
         response: { 200: Type.Array(OwnedCodeAssignmentSchema), ...errors },
@@ -99,7 +99,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/Code/RemoveCodeAssignement',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: 'Remove one of the acting user’s code assignments',
         querystring: Type.Object({ codeAssignementGuid: Uuid }),
@@ -119,7 +119,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/Code/RemoveCodeAssignementFromSystem',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       schema: {
         summary: 'Remove a user’s code assignment and the code itself (Admin)',
         querystring: Type.Object({ userGuid: Uuid, codeAssignementGuid: Uuid }),
@@ -140,7 +140,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/Code/AuthenticateUser',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       schema: {
         summary: "Confirm a user's email address by hand (Admin)",
         querystring: Type.Object({ userGuid: Uuid }),

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CONTACT_RULES } from '@lakecams/contracts';
-import { validateWith } from '@lakecams/service-kit';
+import { FormFields, validateWith } from '@lakecams/service-kit';
 import { Type } from 'typebox';
-import { errors } from '../../../schemas.ts';
+import { CaptchaQuery, errors } from '../../../schemas.ts';
 
 const contactRoutes: FastifyPluginAsyncTypebox<{
   rateLimit: { max: number; timeWindow: number };
@@ -16,14 +16,8 @@ const contactRoutes: FastifyPluginAsyncTypebox<{
       preHandler: app.requireCaptcha('contact'),
       schema: {
         summary: 'Send a message to the operator',
-        querystring: Type.Object({ captcha: Type.String() }),
-        body: Type.Object({
-          mail: Type.String(),
-          name: Type.String(),
-          phone: Type.String(),
-          message: Type.String(),
-          subject: Type.String(),
-        }),
+        querystring: CaptchaQuery,
+        body: FormFields(CONTACT_RULES),
         response: { 200: Type.String(), ...errors },
       },
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FORGOT_PASSWORD_RULES, PROFILE_RULES, REGISTER_RULES, RESET_PASSWORD_RULES } from '@lakecams/contracts';
-import { errorBody, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
+import { booleanTextResponse, errorBody, FormFields, replyTrue, validateWith } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -8,7 +8,7 @@ import type { Database } from '../../../database.ts';
 import { DEFAULTS } from '../../../options.ts';
 import { hashPassword } from '../../../passwords.ts';
 import { createUserRepository, toSummary } from '../../../plugins/app/user-repository.ts';
-import { errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
+import { CaptchaQuery, errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
 import { randomToken, sha256 } from '../../../secrets.ts';
 
 export interface RegisterRoutesOptions {
@@ -35,16 +35,8 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       preHandler: app.requireCaptcha('register'),
       schema: {
         summary: 'Register; sends the confirmation mail',
-        querystring: Type.Object({ captcha: Type.String() }),
-        body: Type.Object({
-          firstname: Type.String(),
-          lastname: Type.String(),
-          email: Type.String(),
-          username: Type.String(),
-          password: Type.String(),
-          passwordConfirm: Type.String(),
-          phoneNumber: Type.String(),
-        }),
+        querystring: CaptchaQuery,
+        body: FormFields(REGISTER_RULES),
         response: { ...booleanTextResponse, ...errors },
       },
     },
@@ -94,15 +86,15 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
   app.post(
     '/api/Register/Update',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       preValidation: [phoneAlias, validateWith(PROFILE_RULES, 'body')],
       schema: {
         summary: "Update the acting user's profile",
         body: Type.Object({
-          firstName: Type.String(),
-          lastName: Type.String(),
-          phoneNumber: Type.String(),
-          phone: Type.Optional(Type.String({ description: 'Alias of phoneNumber (spec §7), used when it is absent' })),
+          ...FormFields(PROFILE_RULES).properties,
+          phone: Type.Optional(
+            Type.String({ maxLength: 254, description: 'Alias of phoneNumber (spec §7), used when it is absent' }),
+          ),
         }),
         response: { 200: UserSummarySchema, ...errors },
       },
@@ -130,7 +122,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       preValidation: validateWith(FORGOT_PASSWORD_RULES, 'query'),
       schema: {
         summary: 'Mail a password reset code (same answer whether or not the email exists)',
-        querystring: Type.Object({ email: Type.String() }),
+        querystring: FormFields(FORGOT_PASSWORD_RULES),
         response: { ...booleanTextResponse, ...errors },
       },
     },
@@ -147,13 +139,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       preValidation: validateWith(RESET_PASSWORD_RULES, 'body'),
       schema: {
         summary: 'Set a new password with the mailed code',
-        body: Type.Object({
-          email: Type.String(),
-          username: Type.String(),
-          password: Type.String(),
-          passwordConfirm: Type.String(),
-          token: Type.String(),
-        }),
+        body: FormFields(RESET_PASSWORD_RULES),
         response: { ...booleanTextResponse, ...errors },
       },
     },
@@ -184,7 +170,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
   app.get(
     '/api/Register/Roles',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { summary: "The acting user's roles", response: { 200: RolesSchema, ...errors } },
     },
     async (request) => app.users.roles(request.principal?.actingUserId as string),

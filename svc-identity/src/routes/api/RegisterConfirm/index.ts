@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CONFIRM_REGISTRATION_RULES } from '@lakecams/contracts';
-import { errorBody, validateWith } from '@lakecams/service-kit';
+import { errorBody, FormFields, validateWith } from '@lakecams/service-kit';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
@@ -15,7 +15,7 @@ const registerConfirmRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: validateWith(CONFIRM_REGISTRATION_RULES, 'query'),
       schema: {
         summary: 'Confirm the email address with the mailed token',
-        querystring: Type.Object({ userEmail: Type.String(), token: Type.String() }),
+        querystring: FormFields(CONFIRM_REGISTRATION_RULES),
         response: { 200: Type.Boolean(), ...errors },
       },
     },

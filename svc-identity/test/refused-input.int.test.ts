@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startIdentity } from './helpers.ts';
+
+describe('svc-identity keeps the JSON types of bodies and checks the caller first', () => {
+  let identity: Awaited<ReturnType<typeof startIdentity>>;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+  afterAll(async () => identity?.close());
+
+  async function signedIn() {
+    const client = identity.client();
+    const login = await client.post('/api/Authenticate/Authenticate', {
+      username: ADMIN.username,
+      password: ADMIN.password,
+    });
+    expect(login.status).toBe(200);
+    client.setToken(login.json.jwtToken);
+    return client;
+  }
+
+  it('refuses a profile whose first name is a number, and keeps the profile', async () => {
+    const client = await signedIn();
+    const saved = await client.post('/api/Register/Update', {
+      firstName: 'Adrian',
+      lastName: 'Admin',
+      phoneNumber: '079 123 45 67',
+    });
+    expect(saved.status).toBe(200);
+    const refused = await client.post('/api/Register/Update', {
+      firstName: 12345,
+      lastName: 'Admin',
+      phoneNumber: '079 123 45 67',
+    });
+    expect([refused.status, refused.json]).toEqual([
+      400,
+      { statusCode: 400, error: 'Bad Request', message: 'body/firstName must be string' },
+    ]);
+    const users = await client.get('/api/Authenticate/AllUsers');
+    expect(users.json.find((user: { userName: string }) => user.userName === ADMIN.username).firstName).toBe('Adrian');
+  });
+
+  it('answers an anonymous profile update 401 whatever it sends', async () => {
+    const client = identity.client();
+    const broken = await client.post('/api/Register/Update', { firstName: 12345 });
+    expect([broken.status, broken.json.message]).toEqual([401, 'Authentication required']);
+    const text = await fetch(`${identity.url}/api/Register/Update`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'Adrian',
+    });
+    expect(text.status).toBe(401);
+    await text.body?.cancel();
+  });
+
+  it('refuses a NUL character in a login name with 400 and its field', async () => {
+    const answer = await identity.client().post('/api/Authenticate/Authenticate', {
+      username: 'portal\u0000admin',
+      password: ADMIN.password,
+    });
+    expect([answer.status, answer.json.message]).toEqual([400, 'body/username must not contain NUL characters']);
+  });
+});
