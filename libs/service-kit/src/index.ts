@@ -16,7 +16,7 @@ export {
 export { createKysely, migrateToLatest } from './database.ts';
 export { createOutboxTable, dropOutboxTable, inTransaction, publishEvent } from './outbox.ts';
 export { ADMIN_ROLE, authPlugin, type Principal } from './plugins/auth.ts';
-export { ErrorSchema, errorBody, errorsPlugin } from './plugins/errors.ts';
+export { ErrorSchema, errorBody, errorsPlugin, httpError, unavailable } from './plugins/errors.ts';
 export { healthPlugin, type ReadinessCheck } from './plugins/health.ts';
 export { metricsPlugin } from './plugins/metrics.ts';
 export { swaggerPlugin } from './plugins/swagger.ts';

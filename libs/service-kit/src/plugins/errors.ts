@@ -22,6 +22,18 @@ export function errorBody(statusCode: number, message: string) {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/** An error answered with this status and message; its cause goes to the log only. */
+export function httpError(statusCode: number, message: string, cause?: unknown): Error & { statusCode: number } {
+  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { statusCode });
+}
+
+/** For the `.catch` of a look-up over the bus: answers 503 with `message` and logs why (never swallowed). */
+export const unavailable =
+  (message: string) =>
+  (cause: unknown): never => {
+    throw httpError(503, message, cause);
+  };
+
 function isDatabaseDown(error: Error & { code?: string }): boolean {
   return (
     (error.code !== undefined && DATABASE_DOWN_CODES.has(error.code)) ||

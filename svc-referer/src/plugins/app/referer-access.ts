@@ -1,5 +1,5 @@
 import { type PublicWebcam, SUBJECTS } from '@lakecams/contracts';
-import { ADMIN_ROLE } from '@lakecams/service-kit';
+import { ADMIN_ROLE, unavailable } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -32,16 +32,19 @@ export default fp(
       if (!isAdmin(request)) query = query.where('userId', '=', request.principal?.actingUserId ?? '');
       return query.execute().then((rows) => rows.map((r) => r.id));
     };
+    // svc-webcam keeps the bookings; when it does not answer the caller may retry (503, logged).
+    const bookedCameras = (refererUserIds: number[] | null) =>
+      app.bus
+        .request<PublicWebcam[]>(SUBJECTS.bookedCameras, { refererUserIds }, { timeoutMs: 3000 })
+        .catch(unavailable('Camera bookings cannot be read right now, please retry'));
     const access: RefererAccess = {
       isAdmin,
       pagesOf: (request, url) => ownPages(request, url),
       async camerasOf(request, url) {
-        if (isAdmin(request) && url === undefined) {
-          return app.bus.request<PublicWebcam[]>(SUBJECTS.bookedCameras, { refererUserIds: null }, { timeoutMs: 3000 });
-        }
+        if (isAdmin(request) && url === undefined) return bookedCameras(null);
         const refererUserIds = await ownPages(request, url);
         if (refererUserIds.length === 0) return [];
-        return app.bus.request<PublicWebcam[]>(SUBJECTS.bookedCameras, { refererUserIds }, { timeoutMs: 3000 });
+        return bookedCameras(refererUserIds);
       },
     };
     app.decorate('refererAccess', access);

@@ -5,6 +5,8 @@ import {
   booleanTextResponse,
   replyTrue,
   errorBody,
+  Id,
+  IdOrNew,
   validateWith,
   ErrorSchema,
 } from '@lakecams/service-kit';
@@ -51,7 +53,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetRefererUsers',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: { summary: 'All referer users (Admin)', response: { 200: Type.Array(RefererUserSchema), ...errors } },
     },
     async () => allRefererUsers(),
@@ -60,7 +62,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetReferers',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: "Referer users: an Admin's all, anybody else's own",
         response: { 200: Type.Array(RefererUserSchema), ...errors },
@@ -80,7 +82,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetUsers/users',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Users that can become referer users: those with an email (Admin)',
         response: {
@@ -101,12 +103,12 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/api/Referer/Set',
     {
-      preHandler: admin,
+      onRequest: admin,
       preValidation: validateWith(REFERER_RULES, 'body'),
       schema: {
         summary: 'Add a referer user (url of a user, by email); returns the list (Admin)',
         body: Type.Object({
-          id: Type.Optional(Type.Integer({ minimum: 0 })),
+          id: Type.Optional(IdOrNew()),
           url: Type.String({ maxLength: 2000 }),
           userEmail: Type.String({ maxLength: 254 }),
         }),
@@ -147,10 +149,10 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/Referer/Delete',
     {
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Remove a referer user (Admin)',
-        querystring: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        querystring: Type.Object({ id: Id() }),
         response: { ...booleanTextResponse, ...errors },
       },
     },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorBody, ErrorSchema } from '@lakecams/service-kit';
+import { errorBody, ErrorSchema, Id, unavailable } from '@lakecams/service-kit';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../../database.ts';
@@ -11,11 +11,11 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetCameraInfo',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: "Width and height of a camera's full image",
         // PostgreSQL integer: a larger id would fail the look-up in svc-imaging, not find nothing.
-        querystring: Type.Object({ cameraId: Type.Integer({ minimum: 1, maximum: 2147483647 }) }),
+        querystring: Type.Object({ cameraId: Id() }),
         response: {
           200: Type.Object({ width: Type.Integer(), height: Type.Integer() }),
           401: ErrorSchema,
@@ -31,9 +31,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { webcamId: request.query.cameraId },
           { timeoutMs: 3000 },
         )
-        .catch(() => undefined);
-      if (info === undefined)
-        return reply.code(503).send(errorBody(503, 'Image sizes cannot be read right now, please retry'));
+        .catch(unavailable('Image sizes cannot be read right now, please retry'));
       return info ?? reply.code(404).send(errorBody(404, `No image of camera ${request.query.cameraId} yet`));
     },
   );
@@ -48,7 +46,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetRefererOfUser/ofUser',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { summary: "The acting user's referer urls", response: { 200: Type.Array(RefererUserSchema) } },
     },
     async (request) =>

@@ -8,7 +8,15 @@ import {
   validateForm,
 } from '@lakecams/contracts';
 import { LAYER_RULES } from '@lakecams/contracts/cron';
-import { booleanTextResponse, replyTrue, errorBody, ErrorSchema, replyNotModified } from '@lakecams/service-kit';
+import {
+  booleanTextResponse,
+  errorBody,
+  ErrorSchema,
+  Id,
+  isDatabaseId,
+  replyNotModified,
+  replyTrue,
+} from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { LAYER_UPLOAD_BYTES, normalizeLayerImage } from '../../../layer-image.ts';
@@ -35,7 +43,7 @@ const WebcamSchema = Type.Object({
   webcamType: Type.String(),
 });
 const PngSchema = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
-const LayerQuery = Type.Object({ layerId: Type.Integer({ minimum: 1 }), cameraId: Type.Integer({ minimum: 1 }) });
+const LayerQuery = Type.Object({ layerId: Id(), cameraId: Id() });
 const wire = ({ refererUserId: _owner, imageHash: _hash, ...layer }: StoredLayer) => layer;
 
 /** Layers of a referer page on a camera (spec §3 Layer, §4, §7 "Referer" layer calls): own pages only, unless Admin. */
@@ -44,8 +52,6 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { refererAccess, layerRepository } = app;
 
   const forbidden = (reply: FastifyReply, message: string) => reply.code(403).send(errorBody(403, message));
-  const lookupFailed = (reply: FastifyReply) =>
-    reply.code(503).send(errorBody(503, 'Camera bookings cannot be read right now, please retry'));
 
   /** The caller's page ids for `url` that have `cameraId` booked; an Admin needs no booking. */
   async function pagesWithCamera(request: FastifyRequest, url: string, cameraId: number) {
@@ -73,37 +79,33 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetCameras/Cameras',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: 'Cameras the caller may set layers on: booked for its pages (all for an Admin); `url` narrows',
         querystring: Type.Object({ url: Type.Optional(Type.String({ maxLength: 2000 })) }),
         response: { 200: Type.Array(WebcamSchema), ...errors },
       },
     },
-    async (request, reply) => {
-      const cameras = await refererAccess.camerasOf(request, request.query.url || undefined).catch(() => undefined);
-      return cameras ?? lookupFailed(reply);
-    },
+    async (request) => refererAccess.camerasOf(request, request.query.url || undefined),
   );
 
   app.get(
     '/api/Referer/GetLayer/layer',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: "A page's layers of one level on a camera",
         querystring: Type.Object({
           url: Type.String({ minLength: 1, maxLength: 2000 }),
           level: LevelSchema,
-          cameraId: Type.Integer({ minimum: 1 }),
+          cameraId: Id(),
         }),
         response: { 200: Type.Array(LayerSchema), ...errors },
       },
     },
     async (request, reply) => {
       const { url, level, cameraId } = request.query;
-      const pages = await pagesWithCamera(request, url, cameraId).catch(() => undefined);
-      if (pages === undefined) return lookupFailed(reply);
+      const pages = await pagesWithCamera(request, url, cameraId);
       if (pages.length === 0) return forbidden(reply, `You cannot set up ${url} on camera ${cameraId}`);
       return (await layerRepository.list(pages, cameraId, level)).map(wire);
     },
@@ -112,7 +114,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetLayerImage/layerimage',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       // Previews are <img> elements, which cannot send the bearer header.
       config: { acceptsAccessCookie: true },
       schema: {
@@ -135,7 +137,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/Referer/DeleteLayer/layer',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { summary: 'Delete a layer', querystring: LayerQuery, response: { ...booleanTextResponse, ...errors } },
     },
     async (request, reply) => {
@@ -149,7 +151,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/Referer/SetLayer/layer',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         summary: 'Save a layer (multipart: url, level, id, file, enabled, cron, cameraId); returns its id',
         consumes: ['multipart/form-data'],
@@ -182,21 +184,23 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const id = fields.id && fields.id !== '0' ? Number(fields.id) : undefined;
       const enabled = (fields.enabled ?? 'true').toLowerCase();
 
+      // A form's fields are text the schema does not see: the same rules as for JSON bodies.
+      const nul = Object.keys(fields).find((name) => `${name}${fields[name]}`.includes('\u0000'));
+      if (nul !== undefined) return reply.code(400).send(errorBody(400, `${nul} must not contain NUL characters`));
       if (!url) return reply.code(400).send(errorBody(400, 'Url wird benötigt'));
+      if (url.length > 2000) return reply.code(400).send(errorBody(400, 'url must be at most 2000 characters'));
       if (!LAYER_LEVELS.includes(level))
         return reply.code(400).send(errorBody(400, `Level must be one of ${LAYER_LEVELS.join(', ')}`));
       const cronError = validateForm(LAYER_RULES, { cron }).cron;
       if (cronError) return reply.code(400).send(errorBody(400, cronError));
-      if (!Number.isSafeInteger(cameraId) || cameraId < 1)
-        return reply.code(400).send(errorBody(400, 'cameraId must be a camera id'));
-      if (id !== undefined && (!Number.isSafeInteger(id) || id < 1))
+      if (!isDatabaseId(cameraId)) return reply.code(400).send(errorBody(400, 'cameraId must be a camera id'));
+      if (id !== undefined && !isDatabaseId(id))
         return reply.code(400).send(errorBody(400, 'id must be empty for a new layer or a layer id'));
       if (enabled !== 'true' && enabled !== 'false')
         return reply.code(400).send(errorBody(400, 'enabled must be true or false'));
       if (id === undefined && !file) return reply.code(400).send(errorBody(400, 'A new layer needs an image'));
 
-      const pages = await pagesWithCamera(request, url, cameraId).catch(() => undefined);
-      if (pages === undefined) return lookupFailed(reply);
+      const pages = await pagesWithCamera(request, url, cameraId);
       if (pages.length === 0) return forbidden(reply, `You cannot set up ${url} on camera ${cameraId}`);
       const existing = id === undefined ? undefined : await layerRepository.get(id);
       if (id !== undefined && (!existing || existing.cameraId !== cameraId))

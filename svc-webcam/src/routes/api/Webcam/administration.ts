@@ -8,6 +8,7 @@ import {
   Id,
   IdOrNew,
   replyTrue,
+  unavailable,
   validateWith,
 } from '@lakecams/service-kit';
 import type { FastifyReply } from 'fastify';
@@ -256,9 +257,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
             { id: refererUserId },
             { timeoutMs: 3000 },
           )
-          .catch(() => undefined);
-        if (referer === undefined)
-          return reply.code(503).send(errorBody(503, 'Referer users cannot be read right now, please retry'));
+          .catch(unavailable('Referer users cannot be read right now, please retry'));
         if (!referer) return reply.code(400).send(errorBody(400, `Unknown referer user ${refererUserId}`));
         url = referer.url;
         refererUserText = `${referer.userEmail} – ${referer.url}`;
