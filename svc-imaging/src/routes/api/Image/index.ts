@@ -19,6 +19,9 @@ import {
   replyNotModified,
   validateWith,
   ErrorSchema,
+  Id,
+  Minute,
+  unavailable,
 } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -37,6 +40,8 @@ const shortHash = (text: string) => createHash('sha1').update(text).digest('hex'
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 
 const IMAGE_NAME = /^\d{12}$/;
+/** How far an admin's clock may run ahead when the position dialog names the current minute. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 /** Like a capture's size limit (decisions.md, "Camera URLs"). */
 const UPLOAD_BYTES = 25 * 1024 * 1024;
 
@@ -111,7 +116,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     return app.bus
       .request<boolean>(SUBJECTS.pageOwned, { userId: principal.actingUserId, url: page }, { timeoutMs: 3000 })
       .then((owned) => owned === true)
-      .catch(() => false);
+      .catch(unavailable('Page owners cannot be read right now, please retry'));
   }
 
   async function sendImage(
@@ -232,23 +237,26 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/api/Image/SetPosition/set',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       // Spec §5 position dialog: the same rules and messages as the form.
       preValidation: validateWith(POSITION_RULES, 'body'),
       schema: {
         summary: 'Set the position of a camera from the image named by a timestamp on (Admin)',
         body: Type.Object({
-          webcamId: Type.Integer({ minimum: 1 }),
+          webcamId: Id(),
           lat: Type.Number({ minimum: 47, maximum: 48 }),
           lng: Type.Number({ minimum: 5.9, maximum: 10.5 }),
           direction: Type.Integer({ minimum: 0, maximum: 359 }),
-          name: Type.String({ pattern: '^[0-9]{12}$' }),
+          name: Minute(),
         }),
         response: { ...booleanTextResponse, 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (request, reply) => {
       const { webcamId, lat, lng, direction, name } = request.body;
+      // The position holds from that minute on and is the camera's at once: a later minute would say otherwise.
+      if (name > imageNameOf(new Date(Date.now() + CLOCK_SKEW_MS)))
+        return reply.code(400).send(errorBody(400, `body/name lies in the future: ${name} has no picture yet`));
       const camera = await db.transaction().execute(async (trx) => {
         const camera = await createCameraDirectory(trx).setPosition(webcamId, { lat, lng, direction });
         if (!camera) return undefined;
@@ -271,11 +279,11 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/api/Image/Upload',
     {
-      preHandler: app.requireRole(ADMIN_ROLE),
+      onRequest: app.requireRole(ADMIN_ROLE),
       schema: {
         summary: "Upload a picture by hand (multipart field file); it becomes the camera's current image (Admin)",
         consumes: ['multipart/form-data'],
-        querystring: Type.Object({ webcamId: Type.Integer({ minimum: 1 }) }),
+        querystring: Type.Object({ webcamId: Id() }),
         response: {
           ...booleanTextResponse,
           400: ErrorSchema,

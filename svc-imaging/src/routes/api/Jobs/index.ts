@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ADMIN_ROLE, booleanTextResponse, replyTrue, errorBody, ErrorSchema } from '@lakecams/service-kit';
+import { ADMIN_ROLE, booleanTextResponse, replyTrue, errorBody, ErrorSchema, Id } from '@lakecams/service-kit';
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -9,7 +9,7 @@ import type { Database } from '../../../database.ts';
 import { cronPatternFor } from '../../../scheduler.ts';
 import { DASHBOARD_HTML } from './dashboard-page.ts';
 
-const WebcamIdQuery = Type.Object({ webcamId: Type.Integer({ minimum: 1 }) });
+const WebcamIdQuery = Type.Object({ webcamId: Id() });
 // The page authenticates with the access cookie (spec §6); changes also need the gateway's anti-forgery header.
 const cookieAuth = { acceptsAccessCookie: true } as const;
 
@@ -20,14 +20,14 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/Jobs/dashboard',
-    { config: cookieAuth, preHandler: admin, schema: { summary: 'The job dashboard page (Admin)' } },
+    { config: cookieAuth, onRequest: admin, schema: { summary: 'The job dashboard page (Admin)' } },
     async (_request, reply) =>
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_HTML),
   );
 
   app.get(
     '/api/Jobs/state',
-    { config: cookieAuth, preHandler: admin, schema: { summary: 'What the job dashboard shows (Admin)' } },
+    { config: cookieAuth, onRequest: admin, schema: { summary: 'What the job dashboard shows (Admin)' } },
     async (_request, reply) => {
       const cameras = await app.cameraDirectory.list();
       const lastRuns = await db
@@ -83,7 +83,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/Jobs/retry',
     {
       config: cookieAuth,
-      preHandler: admin,
+      onRequest: admin,
       schema: {
         summary: 'Capture a camera now (Admin)',
         querystring: WebcamIdQuery,
@@ -117,7 +117,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `/api/Jobs/${action}`,
       {
         config: cookieAuth,
-        preHandler: admin,
+        onRequest: admin,
         schema: {
           summary: `${paused ? 'Pause' : 'Resume'} a camera's scheduled captures (Admin)`,
           querystring: WebcamIdQuery,
