@@ -135,7 +135,8 @@ async function runClaimedCapture(
       .set({ heartbeatAt: new Date() })
       .where('status', '=', 'running')
       .execute()
-      .catch(() => undefined);
+      // A missed beat is retried at the next one; a takeover needs several in a row.
+      .catch((err) => context.log.warn({ err, camera: camera.name }, 'capture heartbeat failed'));
   }, context.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
   heartbeat.unref();
   const started = performance.now();

@@ -132,7 +132,7 @@ export default fp(
       db.deleteFrom('usedCaptchas')
         .where('expiresAt', '<', new Date())
         .execute()
-        .catch(() => {});
+        .catch((err) => app.log.warn({ err }, 'pruning used captchas failed'));
     }, 3600_000);
     prune.unref();
     app.addHook('onClose', async () => clearInterval(prune));
