@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { createHmac, createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, isSafeMethod, type RequestSpec, sendRawRequest } from './http.ts';
+import {
+  type Answer,
+  isSafeMethod,
+  type RequestSpec,
+  sendBodyUnheeding,
+  sendRawRequest,
+  withAntiForgery,
+} from './http.ts';
 import { type Actor, type MatrixContext, ROUTE_ACCESS } from './route-access.ts';
 import {
   type Account,
@@ -381,6 +388,31 @@ describe('uploads: non-images, truncated pictures, wrong fields, oversized files
     expect(check(await p.as(p.admin, json), json, 'oversized').status).toBe(413);
     expect(await snapshot(p)).toEqual(before);
   }, 60_000);
+
+  it('answers 12 MB of JSON sent at once with 413 and the error body, through the gateway and at a service', async () => {
+    const before = await snapshot(p);
+    const news = (headers: Record<string, string>): RequestSpec => ({
+      method: 'PUT',
+      path: '/api/News/News/news',
+      headers,
+      json: { text: 'x'.repeat(12 * 1024 * 1024) },
+    });
+    const admin = { authorization: `Bearer ${p.admin.token}` };
+    const service = await p.portal.services.webcam.listen({ host: '127.0.0.1', port: 0 });
+    for (const [where, base, spec] of [
+      ['gateway', p.url, news(withAntiForgery(p.xsrf, admin))],
+      ['gateway, anonymous', p.url, news(withAntiForgery(p.xsrf))],
+      ['svc-webcam', service, news(admin)],
+      ['svc-webcam, anonymous', service, news({})],
+    ] as const) {
+      // No Expect: 100-continue, and nothing read before the last byte is sent.
+      const answer = await sendBodyUnheeding(base, spec);
+      tried.oversized = (tried.oversized ?? 0) + 1;
+      const status = where.endsWith('anonymous') ? 401 : 413;
+      expect([answer.status, answer.json?.statusCode], where).toEqual([status, status]);
+    }
+    expect(await snapshot(p)).toEqual(before);
+  }, 120_000);
 });
 
 describe('path segments: traversal, encodings, NUL, unicode, very long names', () => {

@@ -113,6 +113,33 @@ export function send(base: string, spec: RequestSpec): Promise<Answer> {
   });
 }
 
+/** The request as bytes on the wire, head and body apart, asking to close the connection afterwards. */
+export function requestBytes(base: string, spec: RequestSpec): { head: Buffer; body: Buffer } {
+  const payload = bodyOf(spec);
+  const headers: Record<string, string | number> = { host: new URL(base).host, ...spec.headers, connection: 'close' };
+  if (payload) {
+    headers['content-type'] ??= payload.contentType;
+    headers['content-length'] = payload.body.length;
+  }
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  const head = Buffer.from(`${spec.method} ${spec.path} HTTP/1.1\r\n${lines.join('')}\r\n`, 'latin1');
+  return { head, body: payload?.body ?? Buffer.alloc(0) };
+}
+
+function rawAnswer(all: Buffer): Answer {
+  const split = all.indexOf('\r\n\r\n');
+  const statusLine = all.subarray(0, all.indexOf('\r\n')).toString('latin1');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
+  const headers: Answer['headers'] = {};
+  for (const line of all.subarray(0, split).toString('latin1').split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let body: Buffer = split >= 0 ? all.subarray(split + 4) : Buffer.alloc(0);
+  if (/chunked/i.test(String(headers['transfer-encoding'] ?? ''))) body = dechunk(body);
+  return answerOf(status, headers, body);
+}
+
 /** Bytes straight onto a socket, for request lines node:http refuses to send (raw NUL, raw unicode, bad escapes). */
 export function sendRawRequest(base: string, head: Buffer): Promise<Answer> {
   const url = new URL(base);
@@ -123,19 +150,42 @@ export function sendRawRequest(base: string, head: Buffer): Promise<Answer> {
     // The server may close the connection on a request it cannot parse: whatever came back is the answer.
     socket.on('error', () => socket.destroy());
     socket.setTimeout(30_000, () => socket.destroy(new Error('raw request timed out')));
+    socket.on('close', () => resolve(rawAnswer(Buffer.concat(chunks))));
+  });
+}
+
+/**
+ * As a client that reads only after its last byte is sent (Python's urllib): the head, then the whole body,
+ * whatever answer came meanwhile (the body goes as soon as one does, or after `pauseMs`). When the server
+ * closed the connection before it read the body, sending fails and the client never sees the answer: status 0.
+ */
+export function sendBodyUnheeding(base: string, spec: RequestSpec, pauseMs = 500): Promise<Answer> {
+  const url = new URL(base);
+  const { head, body } = requestBytes(base, spec);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let failure: Error | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const sendBody = () => {
+      clearTimeout(timer);
+      if (!socket.writableEnded) socket.end(body);
+    };
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(head);
+      timer = setTimeout(sendBody, pauseMs);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      sendBody();
+    });
+    socket.on('error', (error) => {
+      failure = error;
+      socket.destroy();
+    });
+    socket.setTimeout(60_000, () => socket.destroy(new Error('request timed out')));
     socket.on('close', () => {
-      const all = Buffer.concat(chunks);
-      const split = all.indexOf('\r\n\r\n');
-      const statusLine = all.subarray(0, all.indexOf('\r\n')).toString('latin1');
-      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
-      const headers: Answer['headers'] = {};
-      for (const line of all.subarray(0, split).toString('latin1').split('\r\n').slice(1)) {
-        const colon = line.indexOf(':');
-        if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      let body: Buffer = split >= 0 ? all.subarray(split + 4) : Buffer.alloc(0);
-      if (/chunked/i.test(String(headers['transfer-encoding'] ?? ''))) body = dechunk(body);
-      resolve(answerOf(status, headers, body));
+      clearTimeout(timer);
+      resolve(failure ? answerOf(0, {}, Buffer.from(`${failure.message}`)) : rawAnswer(Buffer.concat(chunks)));
     });
   });
 }

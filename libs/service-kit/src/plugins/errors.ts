@@ -66,12 +66,15 @@ function databaseAnswer(code: string): [number, string] {
 const DRAIN_BYTES = 64 * 1024 * 1024;
 const DRAIN_MS = 30_000;
 
+/** Whether the request's body is in (or the connection gone), so the answer can go out and the socket close. */
+const bodyDone = (request: IncomingMessage) => request.complete || request.readableEnded || request.destroyed;
+
 /**
- * Reads the rest of a body the service refused unread (too large, not parseable), so that the answer reaches a
- * client that sends its whole body before it reads: closing on unread data resets the connection instead.
+ * Reads the rest of a body that was refused unread (a caller without rights, too large, not parseable), so that
+ * the answer reaches a client that sends its whole body before it reads: closing a connection with unread data
+ * resets it, and such a client sees the reset instead of the answer.
  */
 function drained(request: IncomingMessage): Promise<void> {
-  if (request.complete || request.readableEnded || request.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     let bytes = 0;
     const done = () => {
@@ -98,7 +101,11 @@ function drained(request: IncomingMessage): Promise<void> {
 /** Uniform `{ statusCode, error, message }` for every 4xx and 5xx; internals never leak. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance, options: { notFound?: boolean }) => {
-    app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    app.addHook('onSend', (request, _reply, _payload, done) => {
+      if (bodyDone(request.raw)) return done();
+      drained(request.raw).then(() => done());
+    });
+    app.setErrorHandler((error: FastifyError, request, reply) => {
       if (isDatabaseDown(error)) {
         request.log.warn({ err: error }, 'database unavailable');
         return reply.code(503).send(errorBody(503, 'Database unavailable, please retry shortly'));
@@ -109,8 +116,6 @@ export const errorsPlugin = fp(
         return reply.code(status).send(errorBody(status, message));
       }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-      // Fastify closes the connection after a body it did not read; the client must still get the answer.
-      if (status === 413 || error.code?.startsWith('FST_ERR_CTP_')) await drained(request.raw);
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return reply.code(status).send(errorBody(status, status === 500 ? 'Internal Server Error' : error.message));
