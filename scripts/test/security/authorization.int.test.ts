@@ -10,9 +10,11 @@ import {
   type MatrixContext,
   NOT_API_ROUTES,
   type Prepared,
+  refusalBeforeInput,
   ROLES,
   ROUTE_ACCESS,
   type RouteAccess,
+  withInvalidInput,
 } from './route-access.ts';
 import {
   type Account,
@@ -116,6 +118,34 @@ describe('authorization matrix: every route of every service × every kind of ca
     console.log(
       `[authorization] matrix: ${apiRoutes.length} routes × ${ROLES.length} callers (bearer) + 3 callers with the access cookie = ${checks} requests checked`,
     );
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('refuses unfit callers with 401/403 before it looks at the input: invalid query strings and bodies', async () => {
+    const failures: string[] = [];
+    let checks = 0;
+    for (const route of p.routes.filter(
+      (r) => r.url.startsWith('/api/') && r.url !== '/api/*' && r.method !== 'HEAD',
+    )) {
+      const key = `${route.method} ${route.url}`;
+      const access = ROUTE_ACCESS[key];
+      if (!access) continue;
+      for (const role of ROLES) {
+        const expected = refusalBeforeInput(access, role);
+        if (expected === null) continue;
+        const actor = actorOf(m, role);
+        const invalid = withInvalidInput(await access.build(m, actor));
+        const answer = await p.call(authorize(m, { ...invalid, method: route.method }, actor));
+        checks++;
+        const problem =
+          answer.status !== expected
+            ? `expected ${expected}, got ${answer.status} ${answer.text.slice(0, 200)}`
+            : errorBodyProblem(answer, route.method);
+        if (problem) failures.push(`${role} ${key} with invalid input → ${problem}`);
+      }
+    }
+    console.log(`[authorization] unfit callers with invalid input: ${checks} requests checked`);
+    expect(checks).toBeGreaterThan(100);
     expect(failures).toEqual([]);
   }, 300_000);
 });

@@ -1,7 +1,7 @@
-import { ACCESS_COOKIE, REFRESH_COOKIE } from '@lakecams/contracts';
+import { ACCESS_COOKIE, imageNameOf, REFRESH_COOKIE } from '@lakecams/contracts';
 import { linkIn, readOutbox } from '../../../e2e/mail-outbox.ts';
 import { solveCaptcha } from '../../../svc-identity/test/helpers.ts';
-import { type Answer, queryString, type RequestSpec, setCookieValue } from './http.ts';
+import { type Answer, isSafeMethod, queryString, type RequestSpec, setCookieValue } from './http.ts';
 import {
   type Account,
   createCamera,
@@ -233,19 +233,19 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   },
   'POST /api/Register/ResetPassword': {
     rule: 'public',
-    note: 'with the code just mailed to the bystander (same password again)',
+    note: 'with the code just mailed to an account of its own (same password again): a reset ends its logins',
     build: async (m) => {
-      const { bystander } = m.f;
-      const mail = await nextMail(m.p, bystander.email, 'Passwort', () =>
-        m.p.call({ method: 'POST', path: `/api/Register/RecoverPassword?email=${bystander.email}` }),
+      const [account] = await victim(m, 'reset-account', () => m.p.registerUser(`matrix_reset_${m.next()}`));
+      const mail = await nextMail(m.p, account.email, 'Passwort', () =>
+        m.p.call({ method: 'POST', path: `/api/Register/RecoverPassword?email=${account.email}` }),
       );
       const token = linkIn(mail, '/resetPassword').searchParams.get('code') ?? '';
       return {
         method: 'POST',
         path: '/api/Register/ResetPassword',
         json: {
-          email: bystander.email,
-          username: bystander.userName,
+          email: account.email,
+          username: account.userName,
           password: PASSWORD,
           passwordConfirm: PASSWORD,
           token,
@@ -518,7 +518,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
     build: async (m) => ({
       method: 'POST',
       path: '/api/Image/SetPosition/set',
-      json: { webcamId: m.f.spareCamera.id, lat: 47.2, lng: 8.7, direction: 10, name: '209901010000' },
+      json: { webcamId: m.f.spareCamera.id, lat: 47.2, lng: 8.7, direction: 10, name: imageNameOf(new Date()) },
     }),
   },
   'POST /api/Image/Upload': {
@@ -585,6 +585,32 @@ export const NOT_API_ROUTES: Record<string, string> = {
  * Everything else (own data, pages, layers, codes) follows the acting user.
  */
 export const ADMIN_KEEPS_ADMIN_ROUTES_WHILE_IMPERSONATING = true;
+
+/**
+ * The request with invalid input wherever a caller can put some: every query value a NUL character, a body that
+ * is no JSON (for uploads, no form). A protected route must refuse an unfit caller before it looks at any of it.
+ */
+export function withInvalidInput(spec: Prepared): Prepared {
+  const [path, query] = spec.path.split('?');
+  const values = query ? query.split('&').map((pair) => `${pair.split('=')[0]}=%00`) : ['unknown=%00'];
+  const { json: _json, multipart, raw: _raw, ...rest } = spec;
+  const invalid = { ...rest, path: `${path}?${values.join('&')}` };
+  if (isSafeMethod(spec.method)) return invalid;
+  const raw = multipart
+    ? { contentType: 'multipart/form-data; boundary=x', body: 'no form' }
+    : { contentType: 'application/json', body: '{"broken":' };
+  return { ...invalid, raw };
+}
+
+/** What a protected route answers a caller before it reads the input (null: the answer depends on the input). */
+export function refusalBeforeInput(access: RouteAccess, role: Role): 401 | 403 | null {
+  if (access.rule === 'public' || access.rule === 'gateway' || access.rule === 'refresh-cookie') return null;
+  // Impersonate from a non-admin is refused by the auth plugin before any route runs.
+  if (role === 'userImpersonating' || role === 'anonymousImpersonating') return 403;
+  if (role === 'anonymous') return 401;
+  if (access.rule === 'admin' && (role === 'user' || role === 'referer')) return 403;
+  return null;
+}
 
 /** The statuses a role may get on a route under its rule. */
 export function expectedStatuses(access: RouteAccess, role: Role): number[] {
