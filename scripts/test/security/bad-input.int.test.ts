@@ -29,6 +29,8 @@ let f: Fixtures;
 let m: MatrixContext;
 /** Per route: query and body property names from the services' OpenAPI documents. */
 const shapes = new Map<string, { query: string[]; body: string[] }>();
+/** Every schema a request part is validated with, by where it applies (`POST /api/… query webcamId`). */
+const requestSchemas: [string, JsonSchema][] = [];
 const tried: Record<string, number> = {};
 
 beforeAll(async () => {
@@ -38,12 +40,22 @@ beforeAll(async () => {
   m = { p, f, next: () => ++counter, victims: new Map(), news: '' };
   for (const service of Object.values(p.portal.services)) {
     const document = service.swagger() as {
-      paths: Record<string, Record<string, { parameters?: { in: string; name: string }[]; requestBody?: unknown }>>;
+      paths: Record<
+        string,
+        Record<string, { parameters?: { in: string; name: string; schema: JsonSchema }[]; requestBody?: unknown }>
+      >;
     };
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        const body = (operation.requestBody as { content?: Record<string, { schema?: { properties?: object } }> })
-          ?.content?.['application/json']?.schema?.properties;
+        const bodySchema = (operation.requestBody as { content?: Record<string, { schema?: JsonSchema }> })?.content?.[
+          'application/json'
+        ]?.schema;
+        const body = bodySchema?.properties;
+        const where = `${method.toUpperCase()} ${path}`;
+        if (bodySchema) requestSchemas.push([`${where} body`, bodySchema]);
+        for (const parameter of operation.parameters ?? []) {
+          requestSchemas.push([`${where} ${parameter.in} ${parameter.name}`, parameter.schema]);
+        }
         shapes.set(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`, {
           query: (operation.parameters ?? []).filter((x) => x.in === 'query').map((x) => x.name),
           body: Object.keys(body ?? {}),
@@ -61,9 +73,14 @@ afterAll(async () => {
   await p?.close();
 });
 
-/** Every answer: never 5xx, and a 4xx says what was wrong. */
+/** PostgreSQL's own words, which name tables, columns and values: never for the client. */
+const DATABASE_TEXT =
+  /out of range for type|invalid byte sequence|invalid input syntax|violates .* constraint|date\/time field/;
+
+/** Every answer: never 5xx, a 4xx says what was wrong, and never in the database's words. */
 function problemWith(answer: Answer, method: string): string | null {
   if (answer.status >= 500 || answer.status < 100) return `status ${answer.status}: ${answer.text.slice(0, 300)}`;
+  if (DATABASE_TEXT.test(answer.text)) return `the database's message passed on: ${answer.text.slice(0, 300)}`;
   if (answer.status >= 400 && method !== 'HEAD') {
     const message = answer.json?.message;
     if (typeof message !== 'string' || message.trim() === '')
@@ -631,6 +648,166 @@ describe('access tokens: expired, other key, alg none, tampered, garbage', () =>
       expect(answer.status, key).not.toBe(401);
     }
   });
+});
+
+interface JsonSchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  maxItems?: number;
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+}
+
+const DATABASE_INTEGER = { min: -2_147_483_648, max: 2_147_483_647 };
+
+/** Where a schema leaves a value without bounds: numbers need both (integers within PostgreSQL's), text a length. */
+function unbounded(schema: JsonSchema, at: string): string[] {
+  const problems = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].flatMap((option) =>
+    unbounded(option, at),
+  );
+  const fixed = schema.enum !== undefined || schema.const !== undefined;
+  const { minimum = Number.NaN, maximum = Number.NaN } = schema;
+  if (schema.type === 'integer' && !(minimum >= DATABASE_INTEGER.min && maximum <= DATABASE_INTEGER.max))
+    problems.push(`${at}: an integer needs a minimum and maximum within PostgreSQL's integer`);
+  if (schema.type === 'number' && (schema.minimum === undefined || schema.maximum === undefined))
+    problems.push(`${at}: a number needs a minimum and maximum`);
+  if (schema.type === 'string' && !fixed && schema.maxLength === undefined && schema.format !== 'uuid')
+    problems.push(`${at}: text needs a maxLength (or a fixed set of values, or the uuid format)`);
+  if (schema.type === 'array') {
+    if (schema.maxItems === undefined) problems.push(`${at}: a list needs a maxItems`);
+    if (schema.items) problems.push(...unbounded(schema.items, `${at}[]`));
+  }
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    problems.push(...unbounded(property, `${at}.${name}`));
+  }
+  return problems;
+}
+
+describe('request schemas: every number and text of every route has bounds', () => {
+  it('declares integer ranges within PostgreSQL integer, number ranges, text lengths and list sizes', () => {
+    const problems = requestSchemas.flatMap(([where, schema]) => unbounded(schema, where));
+    console.log(`[bad-input] request schemas checked: ${requestSchemas.length}`);
+    expect(requestSchemas.length).toBeGreaterThan(50);
+    expect(problems).toEqual([]);
+  });
+});
+
+/** One value a valid request carries: in its query string, its JSON body or its form. */
+interface Slot {
+  where: 'query' | 'json' | 'form';
+  /** Query parameter or form field name, or the path into the JSON body. */
+  at: (string | number)[];
+  value: unknown;
+}
+
+function slotsOf(spec: RequestSpec): Slot[] {
+  const query = new URLSearchParams(spec.path.split('?')[1] ?? '');
+  const slots: Slot[] = [...query].map(([name, value]) => ({ where: 'query', at: [name], value }));
+  const walk = (value: unknown, at: (string | number)[]) => {
+    if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, [...at, k]);
+    else slots.push({ where: 'json', at, value });
+  };
+  if (spec.json !== undefined) walk(spec.json, []);
+  for (const part of spec.multipart ?? []) {
+    if (part.file === undefined) slots.push({ where: 'form', at: [part.name], value: part.value ?? '' });
+  }
+  return slots;
+}
+
+/** The request with one value replaced. */
+function withValue(spec: RequestSpec, slot: Slot, value: unknown): RequestSpec {
+  const [path = '', search = ''] = spec.path.split('?');
+  if (slot.where === 'query') {
+    const query = new URLSearchParams(search);
+    query.set(String(slot.at[0]), String(value));
+    return { ...spec, path: `${path}?${query.toString().replaceAll('+', '%20')}` };
+  }
+  if (slot.where === 'form') {
+    const multipart = (spec.multipart ?? []).map((part) =>
+      part.name === slot.at[0] && !part.file ? { ...part, value: String(value) } : part,
+    );
+    return { ...spec, multipart };
+  }
+  const json = structuredClone(spec.json) as Record<string | number, unknown>;
+  if (slot.at.length === 0) return { ...spec, json: value };
+  let parent = json;
+  for (const key of slot.at.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  parent[slot.at.at(-1) as string | number] = value;
+  return { ...spec, json };
+}
+
+const beyondInteger = fc.bigInt({ min: 2n ** 31n, max: 10n ** 20n });
+const twoDigits = (min: number) => fc.integer({ min, max: 99 }).map((n) => String(n).padStart(2, '0'));
+
+/** Values of the right kind that are still wrong (NUL, beyond integer, off the calendar), and values of another type. */
+function spoiled(slot: Slot): fc.Arbitrary<[string, unknown]> {
+  const { value } = slot;
+  const options: fc.Arbitrary<[string, unknown]>[] = [];
+  if (typeof value === 'string') {
+    options.push(fc.nat(value.length).map((i) => ['NUL', `${value.slice(0, i)}\u0000${value.slice(i)}`]));
+    if (/^\d+$/.test(value)) options.push(beyondInteger.map((n) => ['beyond integer', String(n)]));
+    const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
+    if (day) {
+      options.push(
+        twoDigits(13).map((month) => ['off the calendar', `${day.slice(0, 5)}${month}${day.slice(7)}`]),
+        twoDigits(32).map((date) => ['off the calendar', `${day.slice(0, 8)}${date}`]),
+        fc.tuple(twoDigits(24), twoDigits(60)).map(([h, min]) => ['off the clock', `${day}T${h}:${min}:00Z`]),
+        fc.stringMatching(/^[a-z]{1,5}$/).map((tail) => ['trailing text', `${day}${tail}`]),
+      );
+    }
+    if (slot.where === 'json') {
+      options.push(
+        fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant([value])).map((v) => ['not text', v]),
+      );
+    }
+  } else if (typeof value === 'number') {
+    options.push(beyondInteger.map((n) => ['beyond integer', Number(n)]));
+    options.push(fc.oneof(fc.constant(String(value)), fc.boolean(), fc.constant(null)).map((v) => ['not a number', v]));
+  }
+  return fc.oneof(...options);
+}
+
+describe('valid requests with one value spoiled', () => {
+  it('refuses NUL, ids beyond integer, dates off the calendar and values of another type, storing nothing', async () => {
+    const admin: Actor = { role: 'admin', caller: p.admin, acting: p.admin, viaCookie: false };
+    const requests: [string, RequestSpec, Slot[]][] = [];
+    for (const [key, access] of Object.entries(ROUTE_ACCESS)) {
+      if (access.rule === 'gateway' || access.rule === 'refresh-cookie') continue;
+      const spec = await access.build(m, admin);
+      const slots = slotsOf(spec).filter((slot) => slot.value !== '' || slot.where !== 'query');
+      if (slots.length > 0) requests.push([key, spec, slots]);
+    }
+    const before = await snapshot(p);
+    const input = fc
+      .constantFrom(...requests)
+      .chain(([key, spec, slots]) =>
+        fc.constantFrom(...slots).chain((slot) => spoiled(slot).map((bad) => [key, spec, slot, bad] as const)),
+      );
+    await fc.assert(
+      fc.asyncProperty(input, async ([key, spec, slot, [what, value]]) => {
+        const sent = withValue(spec, slot, value);
+        const headers = { ...sent.headers, authorization: `Bearer ${p.admin.token}` };
+        const answer = check(await p.call({ ...sent, headers }), sent, 'spoiled values');
+        expect(
+          answer.status,
+          `${key} ${slot.where} ${slot.at.join('.')} ${what}: ${answer.text}`,
+        ).toBeGreaterThanOrEqual(400);
+      }),
+      { numRuns: 800 },
+    );
+    console.log(
+      `[bad-input] spoiled values: ${requests.length} routes, ${requests.flatMap((r) => r[2]).length} values`,
+    );
+    expect(await snapshot(p)).toEqual(before);
+  }, 180_000);
 });
 
 // Last: an accepted random request may change what the earlier properties rely on.
