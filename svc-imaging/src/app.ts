@@ -8,6 +8,7 @@ import capturePipeline from './plugins/app/capture-pipeline.ts';
 import deliveryState from './plugins/app/delivery-state.ts';
 import layerStore from './plugins/app/layer-store.ts';
 import imageRoutes from './routes/api/Image/index.ts';
+import zoomRoutes from './routes/api/Image/zoom.ts';
 import jobRoutes from './routes/api/Jobs/index.ts';
 
 export type { ImagingOptions } from './options.ts';
@@ -28,6 +29,7 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
       composedCacheBytes: options.composedCacheBytes,
       recentPicturesBytes: options.recentPicturesBytes,
     });
+    await app.register(zoomRoutes);
     await app.register(jobRoutes);
   },
 };

@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
 import type { CameraRow, Database } from './database.ts';
+import type { ZoomTiles } from './delivery/zoom-tiles.ts';
 import { deriveQualityVariants } from './derive-variants.ts';
 import type { ImageStore } from './image-store.ts';
 import { CAMERA_REFRESHED } from './plugins/app/delivery-state.ts';
@@ -27,6 +28,8 @@ export interface CaptureContext {
   heartbeatMs?: number;
   /** Where the picture comes from; the camera URL by default. */
   source?: (camera: CameraRow, at: Date) => Promise<Buffer>;
+  /** Deep-zoom tiles made from the pictures, pruned with them. */
+  zoomTiles?: ZoomTiles;
 }
 
 export function imageOf(camera: Pick<CameraRow, 'webcamId' | 'lat' | 'lng' | 'direction'>, name: string): Image {

@@ -22,6 +22,21 @@ export function checkedNames(camera: string, imageName: string): void {
   if (!isValidCameraName(camera) || !IMAGE_NAME.test(imageName)) throw new Error('invalid camera or image name');
 }
 
+/** Remove the `<root>/<camera>/<yyyyMMdd>` folders older than `keepFromDay`; returns how many went. */
+export async function removeDaysBefore(root: string, keepFromDay: string): Promise<number> {
+  let removed = 0;
+  for (const camera of await readdir(root).catch(() => [] as string[])) {
+    if (!isValidCameraName(camera)) continue;
+    for (const day of await readdir(join(root, camera)).catch(() => [] as string[])) {
+      if (/^\d{8}$/.test(day) && day < keepFromDay) {
+        await rm(join(root, camera, day), { recursive: true, force: true });
+        removed += 1;
+      }
+    }
+  }
+  return removed;
+}
+
 /**
  * Image files on disk: `<root>/<camera>/<yyyyMMdd>/<yyyyMMddHHmm>-<QUALITY>.jpg`. Paths are built only
  * from validated camera names and image names, never from raw input.
@@ -55,19 +70,7 @@ export function createImageStore(
       );
     },
     /** Remove whole days older than `keepFromDay` (yyyyMMdd) for every camera. */
-    async pruneDaysBefore(keepFromDay: string): Promise<number> {
-      let removed = 0;
-      for (const camera of await readdir(root).catch(() => [] as string[])) {
-        if (!isValidCameraName(camera)) continue;
-        for (const day of await readdir(join(root, camera)).catch(() => [] as string[])) {
-          if (/^\d{8}$/.test(day) && day < keepFromDay) {
-            await rm(join(root, camera, day), { recursive: true, force: true });
-            removed += 1;
-          }
-        }
-      }
-      return removed;
-    },
+    pruneDaysBefore: (keepFromDay: string) => removeDaysBefore(root, keepFromDay),
     async removeCamera(camera: string): Promise<void> {
       if (isValidCameraName(camera)) await rm(join(root, camera), { recursive: true, force: true });
     },

@@ -23,6 +23,8 @@ export interface ImagingOptions {
   heartbeatMs?: number;
   /** …and another replica takes a claim over when its heartbeat is older than this (default 20 s). */
   takeoverAfterMs?: number;
+  /** Folder of the deep-zoom tiles (default `<storeDir>/.zoom`, or one in the system's temporary folder). */
+  zoomTilesDir?: string;
   /** Days images are kept (default 14). */
   retentionDays?: number;
 }

@@ -31,6 +31,7 @@ export async function pruneImages(
     return await context.db.transaction().execute(async (trx) => {
       const removed = await trx.deleteFrom('captures').where('name', '<', `${before}0000`).executeTakeFirst();
       const days = await context.store.pruneDaysBefore(before);
+      await context.zoomTiles?.pruneDaysBefore(before);
       await publishEvent(trx, SUBJECTS.imagesPruned, { before: `${before}0000` });
       const captures = Number(removed.numDeletedRows);
       await trx

@@ -513,6 +513,17 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
     cookieAuth: true,
     build: async (m) => get(`/api/Image/Get/camera/${m.f.camera.name}/${m.f.imageName}.jpg`),
   },
+  // POOR is everybody's; a higher level is refused like a picture above the caller's quality (zoom.int.test.ts).
+  'GET /api/Image/Zoom/camera/:camera/:file': {
+    rule: 'public',
+    cookieAuth: true,
+    build: async (m) => get(`/api/Image/Zoom/camera/${m.f.camera.name}/${m.f.imageName}.dzi?level=POOR`),
+  },
+  'GET /api/Image/Zoom/camera/:camera/:folder/:zoomLevel/:tile': {
+    rule: 'public',
+    cookieAuth: true,
+    build: async (m) => get(`/api/Image/Zoom/camera/${m.f.camera.name}/${m.f.imageName}_files/8/0_0.jpg?level=POOR`),
+  },
   'POST /api/Image/SetPosition/set': {
     rule: 'admin',
     build: async (m) => ({

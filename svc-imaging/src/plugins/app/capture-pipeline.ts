@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type CaptureContext,
   captureTick,
@@ -10,6 +11,7 @@ import {
   takeOverStaleCaptures,
 } from '../../capture.ts';
 import type { CameraRow, Database } from '../../database.ts';
+import { createZoomTiles } from '../../delivery/zoom-tiles.ts';
 import { renderDemoImage } from '../../demo-source.ts';
 import { createImageStore, type ImageStore } from '../../image-store.ts';
 import type { ImagingOptions } from '../../options.ts';
@@ -41,6 +43,9 @@ export default fp(
       log: app.log,
       replicaId: options.replicaId ?? `${hostname()}:${process.pid}`,
       heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      zoomTiles: createZoomTiles(
+        options.zoomTilesDir ?? (options.storeDir ? join(options.storeDir, '.zoom') : join(tmpdir(), 'lakecams-zoom')),
+      ),
       ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
     };
     const scheduler = createCaptureScheduler(async (webcamId, tick) => {
@@ -93,6 +98,7 @@ export default fp(
       if (deleted) {
         scheduler.unschedule(camera.webcamId);
         await store.removeCamera(camera.name);
+        await context.zoomTiles?.removeCamera(camera.name);
         return;
       }
       if (options.schedule) scheduler.schedule(camera);

@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { imageNameOf, isValidCameraName, QUALITIES } from '@lakecams/contracts';
+import { ErrorSchema, errorBody } from '@lakecams/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../../../database.ts';
+import { zoomLevelRefusal } from '../../../delivery/zoom-access.ts';
+import { deepZoomDescriptor, tileAt, type ZoomPicture } from '../../../delivery/zoom-tiles.ts';
+import { resolveImageQuality } from '../../../quality-resolution.ts';
+
+const MOMENT = /^\d{12}$/;
+const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
+const LevelQuery = Type.Object({
+  level: Type.Union(
+    QUALITIES.map((quality) => Type.Literal(quality)),
+    { description: 'The quality level the tiles show; at most the one the caller is entitled to' },
+  ),
+});
+const refusals = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
+
+/** Deep-zoom descriptor and tiles of one picture, at a level the caller is entitled to (Deep Zoom layout). */
+const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db as Kysely<Database>;
+  const zoomTiles = app.captureContext.zoomTiles;
+  if (!zoomTiles) throw new Error('svc-imaging needs a folder for deep-zoom tiles');
+  const tiles = zoomTiles;
+
+  /** The tiles of a moment, or null once the refusal is sent. */
+  async function zoomOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cameraName: string,
+    moment: string,
+  ): Promise<(ZoomPicture & { folder: string }) | null> {
+    const refuse = (status: 401 | 403 | 404, message: string) => {
+      reply.code(status).send(errorBody(status, message));
+      return null;
+    };
+    const level = (request.query as { level: (typeof QUALITIES)[number] }).level;
+    const state = await app.deliveryState(cameraName);
+    if (!state) return refuse(404, `Unknown camera ${cameraName}`);
+    const capture = await db
+      .selectFrom('captures')
+      .select(['name', 'contentHash'])
+      .where('webcamId', '=', state.camera.webcamId)
+      .where('status', '=', 'done')
+      .where('name', '=', moment)
+      .executeTakeFirst();
+    if (!capture) return refuse(404, `No image ${moment} of ${cameraName}`);
+    const referer = request.headers.referer ?? null;
+    const { quality } = resolveImageQuality(state.access, {
+      userId: request.principal?.actingUserId ?? null,
+      roles: request.principal?.roles ?? [],
+      referer,
+      today: isoDay(imageNameOf(new Date())),
+    });
+    const refusal = zoomLevelRefusal(level, quality, request.principal !== null);
+    if (refusal) return refuse(refusal.status, refusal.message);
+    const zoom = await tiles.tilesOf(
+      { camera: state.camera.name, imageName: moment, quality: level, version: capture.contentHash ?? '0' },
+      () => app.imageStore.read(state.camera.name, moment, level),
+    );
+    if (!zoom) return refuse(404, `Image ${moment} of ${cameraName} is no longer stored`);
+    // Like a named picture: it never changes, but who asks decides whether it may be had.
+    const personal = request.principal !== null || referer !== null;
+    reply.header('cache-control', `${personal ? 'private' : 'public'}, max-age=31536000, immutable`);
+    reply.header('vary', 'Authorization, Cookie, Referer');
+    reply.header('x-image-quality', level);
+    return zoom;
+  }
+
+  app.get(
+    '/api/Image/Zoom/camera/:camera/:file',
+    {
+      config: { acceptsAccessCookie: true },
+      schema: {
+        summary: 'Deep Zoom descriptor of one picture (yyyyMMddHHmm.dzi) at the given level',
+        params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
+        querystring: LevelQuery,
+        response: { 200: Type.String(), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { camera, file } = request.params;
+      const moment = file.endsWith('.dzi') ? file.slice(0, -4) : '';
+      if (!isValidCameraName(camera) || !MOMENT.test(moment))
+        return reply
+          .code(400)
+          .send(errorBody(400, 'Expected /api/Image/Zoom/camera/<camera>/<yyyyMMddHHmm>.dzi?level=<quality>'));
+      const zoom = await zoomOf(request, reply, camera, moment);
+      if (!zoom) return reply;
+      return reply.type('application/xml').send(deepZoomDescriptor(zoom));
+    },
+  );
+
+  app.get(
+    '/api/Image/Zoom/camera/:camera/:folder/:zoomLevel/:tile',
+    {
+      config: { acceptsAccessCookie: true },
+      schema: {
+        summary: 'One deep-zoom tile (<yyyyMMddHHmm>_files/<zoom level>/<column>_<row>.jpg) at the given level',
+        params: Type.Object({
+          camera: Type.String({ maxLength: 64 }),
+          folder: Type.String({ maxLength: 24 }),
+          zoomLevel: Type.String({ maxLength: 3 }),
+          tile: Type.String({ maxLength: 16 }),
+        }),
+        querystring: LevelQuery,
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { camera, folder, zoomLevel, tile } = request.params;
+      const moment = folder.endsWith('_files') ? folder.slice(0, -6) : '';
+      if (!isValidCameraName(camera) || !MOMENT.test(moment) || !/^\d{1,2}$/.test(zoomLevel))
+        return reply
+          .code(400)
+          .send(errorBody(400, 'Expected /api/Image/Zoom/camera/<camera>/<yyyyMMddHHmm>_files/<level>/<col>_<row>.jpg'));
+      if (!/^\d{1,4}_\d{1,4}\.jpg$/.test(tile))
+        return reply.code(400).send(errorBody(400, 'A tile is named <column>_<row>.jpg'));
+      const zoom = await zoomOf(request, reply, camera, moment);
+      if (!zoom) return reply;
+      const at = tileAt(zoom, Number(zoomLevel), tile);
+      const bytes = at && (await tiles.readTile(zoom.folder, Number(zoomLevel), at));
+      if (!bytes) return reply.code(404).send(errorBody(404, `No tile ${zoomLevel}/${tile} in this picture`));
+      return reply.type('image/jpeg').send(bytes);
+    },
+  );
+};
+
+export default zoomRoutes;

@@ -1,0 +1,157 @@
+import { createInProcessBus } from '@lakecams/bus';
+import { ACCESS_COOKIE, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { createSigner } from 'fast-jwt';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagingService } from '../src/app.ts';
+import { captureTick } from '../src/capture.ts';
+import { pruneImages } from '../src/prune.ts';
+
+const keys = generateSigningKeys();
+const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
+const VIP = '77777777-7777-4777-8777-777777777777';
+const vip = { authorization: `Bearer ${sign({ sub: VIP, role: [] })}` };
+const premium = { cookie: `${ACCESS_COOKIE}=${sign({ sub: '88888888-8888-4888-8888-888888888888', role: ['Premium'] })}` };
+const moment = imageNameOf(new Date(Date.UTC(2026, 10, 20, 9, 30)));
+const zoom = (path: string) => `/api/Image/Zoom/camera/Ufer/${path}`;
+
+describe('deep-zoom tiles at the level the caller is entitled to', () => {
+  const bus = createInProcessBus();
+  let app: ServiceApp;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let storeDir: string;
+  let zoomTilesDir: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('imaging');
+    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-zoom-store-'));
+    zoomTilesDir = await mkdtemp(join(tmpdir(), 'lakecams-zoom-tiles-'));
+    app = await buildServiceApp(imagingService, {
+      bus,
+      logger: createLogger('silent'),
+      databaseUrl: database.url,
+      jwtPublicKey: keys.publicKey,
+      options: { storeDir, zoomTilesDir, schedule: false },
+    });
+    const camera = { id: 7, name: 'Ufer', pattern: 'http://127.0.0.1:9/x.jpg', intervalMin: 5, distance: 5, angle: 60 };
+    await bus.publishEvent(SUBJECTS.cameraUpserted, { ...camera, webcamType: 'STATIC' });
+    const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#3a7bd5' } })
+      .jpeg()
+      .toBuffer();
+    let row = await app.cameraDirectory.byId(7);
+    for (let tries = 0; !row && tries < 250; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      row = await app.cameraDirectory.byId(7);
+    }
+    if (!row) throw new Error('camera not applied');
+    const at = new Date(Date.UTC(2026, 10, 20, 9, 30));
+    await captureTick({ ...app.captureContext, source: async () => picture }, row, at);
+    await bus.publishEvent(SUBJECTS.accessChanged, {
+      webcamId: 7,
+      permittedUserIds: [],
+      configurations: [{ userId: VIP, quality: 'HIGH' }],
+      bookings: [],
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await bus.close();
+    await database?.drop();
+    await rm(storeDir, { recursive: true, force: true });
+    await rm(zoomTilesDir, { recursive: true, force: true });
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ url, headers });
+  const sizeOf = (xml: string) => ({
+    width: Number(/Width="(\d+)"/.exec(xml)?.[1]),
+    height: Number(/Height="(\d+)"/.exec(xml)?.[1]),
+  });
+
+  it('gives anonymous visitors the POOR level, described at its width, and its tiles', async () => {
+    const descriptor = await get(zoom(`${moment}.dzi?level=POOR`));
+    expect(descriptor.statusCode).toBe(200);
+    expect(descriptor.headers['content-type']).toMatch(/^application\/xml/);
+    expect(descriptor.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(sizeOf(descriptor.body)).toEqual({ width: 480, height: 270 });
+    expect(descriptor.body).toContain('Format="jpg"');
+    // 480 px: level 9 holds the picture at full size, in two columns of 254 px tiles plus 1 px overlap.
+    const tile = await get(zoom(`${moment}_files/9/1_0.jpg?level=POOR`));
+    expect(tile.statusCode).toBe(200);
+    expect(tile.headers['content-type']).toBe('image/jpeg');
+    const { width, height } = await sharp(tile.rawPayload).metadata();
+    expect([width, height]).toEqual([480 - 254 + 1, 254 + 1]);
+  });
+
+  it('refuses anonymous visitors a higher level with 401, tiles included', async () => {
+    for (const path of [`${moment}.dzi?level=LOW`, `${moment}_files/9/0_0.jpg?level=HIGH`]) {
+      const response = await get(zoom(path));
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+    }
+  });
+
+  it("gives a user its configured level and refuses a higher one with 403; Premium gets MEDIUM's", async () => {
+    const high = await get(zoom(`${moment}.dzi?level=HIGH`), vip);
+    expect(high.statusCode).toBe(200);
+    expect(sizeOf(high.body)).toEqual({ width: 1920, height: 1080 });
+    expect(high.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect((await get(zoom(`${moment}_files/11/7_4.jpg?level=HIGH`), vip)).statusCode).toBe(200);
+    // A lower level stays open to it.
+    expect((await get(zoom(`${moment}.dzi?level=LOW`), vip)).statusCode).toBe(200);
+    const full = await get(zoom(`${moment}.dzi?level=FULL`), vip);
+    expect([full.statusCode, full.json().statusCode]).toEqual([403, 403]);
+    expect((await get(zoom(`${moment}_files/12/0_0.jpg?level=FULL`), vip)).statusCode).toBe(403);
+    const medium = await get(zoom(`${moment}.dzi?level=MEDIUM`), premium);
+    expect(sizeOf(medium.body).width).toBe(1280);
+    expect((await get(zoom(`${moment}.dzi?level=HIGH`), premium)).statusCode).toBe(403);
+  });
+
+  it('makes the tiles of a capture and level once, however many ask at the same time', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => get(zoom(`${moment}_files/10/${i % 3}_0.jpg?level=MEDIUM`), premium)),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const day = await readdir(join(zoomTilesDir, 'Ufer', moment.slice(0, 8)));
+    expect(day.filter((folder) => folder.startsWith(`${moment}-MEDIUM-`))).toHaveLength(1);
+    expect(day.filter((folder) => folder.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('answers bad input with 4xx: malformed names, unknown camera or moment, tiles out of range', async () => {
+    const cases: [string, number][] = [
+      [zoom(`${moment}.dzi`), 400],
+      [zoom(`${moment}.dzi?level=BEST`), 400],
+      [zoom(`${moment}.xml?level=POOR`), 400],
+      [zoom('2026112.dzi?level=POOR'), 400],
+      [`/api/Image/Zoom/camera/..%2Fetc/${moment}.dzi?level=POOR`, 400],
+      [`/api/Image/Zoom/camera/Nirgends/${moment}.dzi?level=POOR`, 404],
+      [zoom('202611200935.dzi?level=POOR'), 404],
+      [zoom(`${moment}_files/9/0_0.png?level=POOR`), 400],
+      [zoom(`${moment}_files/x/0_0.jpg?level=POOR`), 400],
+      [zoom(`${moment}/9/0_0.jpg?level=POOR`), 400],
+      [zoom(`${moment}_files/10/0_0.jpg?level=POOR`), 404],
+      [zoom(`${moment}_files/9/2_0.jpg?level=POOR`), 404],
+      [zoom(`${moment}_files/9/0_99999.jpg?level=POOR`), 400],
+      [zoom(`${moment}_files/99/0_0.jpg?level=POOR`), 404],
+    ];
+    for (const [url, status] of cases) {
+      const response = await get(url);
+      expect([url, response.statusCode]).toEqual([url, status]);
+      expect(response.json()).toMatchObject({ statusCode: status, message: expect.any(String) });
+    }
+  });
+
+  it('prunes the tiles with their picture', async () => {
+    await get(zoom(`${moment}.dzi?level=POOR`));
+    expect(await readdir(join(zoomTilesDir, 'Ufer'))).toEqual([moment.slice(0, 8)]);
+    const result = await pruneImages(app.captureContext, 14, new Date(Date.UTC(2026, 11, 20)));
+    expect(result.outcome).toBe('pruned');
+    expect(await readdir(join(zoomTilesDir, 'Ufer'))).toEqual([]);
+    expect((await get(zoom(`${moment}.dzi?level=POOR`))).statusCode).toBe(404);
+  });
+});
