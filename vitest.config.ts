@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['{libs,svc-*,gateway,scripts,deploy}/**/test/**/*.test.ts'],
+          include: ['{libs,svc-*,gateway,scripts,deploy,bench}/**/test/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts', 'libs/session/**', 'libs/ui-kit/**'],
         },
       },

@@ -147,8 +147,8 @@ async function runClaimedCapture(
     const source =
       context.source ?? ((c, at) => fetchCameraImage(c.pattern, at, context.limits ?? DEFAULT_FETCH_LIMITS));
     const input = uploaded ?? (await source(camera, tick));
-    const { width, height, variants } = await deriveQualityVariants(input);
-    await context.store.save(camera.name, name, variants);
+    const { width, height, variants, modern } = await deriveQualityVariants(input);
+    await context.store.save(camera.name, name, variants, modern);
     const image = imageOf(camera, name);
     const recorded = await context.db.transaction().execute(async (trx) => {
       const finished = await mine(trx)

@@ -1,6 +1,7 @@
 import { isValidCameraName, type Quality } from '@lakecams/contracts';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type ModernVariants, type PictureEncoding, variantFiles, variantSuffix } from './capture/formats.ts';
 
 const IMAGE_NAME = /^\d{12}$/;
 
@@ -8,9 +9,10 @@ const IMAGE_NAME = /^\d{12}$/;
 export interface ImageStore {
   /** Where it keeps pictures, for logs and the job dashboard. */
   readonly description: string;
-  save(camera: string, imageName: string, variants: Record<Quality, Buffer>): Promise<void>;
-  /** The picture, or null when it is not (or no longer) stored. */
-  read(camera: string, imageName: string, quality: Quality): Promise<Buffer | null>;
+  /** The JPEG of every level, with the AVIF and WebP copies of the levels that have them. */
+  save(camera: string, imageName: string, variants: Record<Quality, Buffer>, modern?: ModernVariants): Promise<void>;
+  /** The picture (JPEG unless asked otherwise), or null when it is not (or no longer) stored. */
+  read(camera: string, imageName: string, quality: Quality, encoding?: PictureEncoding): Promise<Buffer | null>;
   /** Remove whole days older than `keepFromDay` (yyyyMMdd); returns how many camera-days went. */
   pruneDaysBefore(keepFromDay: string): Promise<number>;
   removeCamera(camera: string): Promise<void>;
@@ -38,8 +40,8 @@ export async function removeDaysBefore(root: string, keepFromDay: string): Promi
 }
 
 /**
- * Image files on disk: `<root>/<camera>/<yyyyMMdd>/<yyyyMMddHHmm>-<QUALITY>.jpg`. Paths are built only
- * from validated camera names and image names, never from raw input.
+ * Image files on disk: `<root>/<camera>/<yyyyMMdd>/<yyyyMMddHHmm>-<QUALITY>.<jpg|avif|webp>`. Paths are built
+ * only from validated camera names and image names, never from raw input.
  */
 export function createImageStore(
   root: string,
@@ -48,22 +50,23 @@ export function createImageStore(
     checkedNames(camera, imageName);
     return join(root, camera, imageName.slice(0, 8));
   }
-  const path = (camera: string, imageName: string, quality: Quality) =>
-    join(folder(camera, imageName), `${imageName}-${quality}.jpg`);
+  const path = (camera: string, imageName: string, quality: Quality, encoding: PictureEncoding = 'jpeg') =>
+    join(folder(camera, imageName), `${imageName}-${variantSuffix(quality, encoding)}`);
 
   return {
     root,
     description: `files under ${root}`,
     path,
-    read: (camera, imageName, quality) => readFile(path(camera, imageName, quality)).catch(() => null),
+    read: (camera, imageName, quality, encoding) =>
+      readFile(path(camera, imageName, quality, encoding)).catch(() => null),
     close: async () => {},
-    async save(camera: string, imageName: string, variants: Record<Quality, Buffer>): Promise<void> {
+    async save(camera, imageName, variants, modern): Promise<void> {
       const dir = folder(camera, imageName);
       await mkdir(dir, { recursive: true });
       // Write then rename, so a reader never sees half a file.
       await Promise.all(
-        Object.entries(variants).map(async ([quality, bytes]) => {
-          const target = join(dir, `${imageName}-${quality}.jpg`);
+        variantFiles(variants, modern).map(async ([suffix, bytes]) => {
+          const target = join(dir, `${imageName}-${suffix}`);
           await writeFile(`${target}.tmp`, bytes);
           await rename(`${target}.tmp`, target);
         }),

@@ -2,7 +2,7 @@ import type { LayerLevel } from '@lakecams/contracts';
 import { layerCron } from '@lakecams/contracts/cron';
 import type { Cron } from 'croner';
 import sharp from 'sharp';
-import { JPEG_QUALITY } from './quality.ts';
+import { encodePicture, type PictureEncoding } from './capture/formats.ts';
 
 export interface DrawableLayer {
   id: number;
@@ -76,9 +76,15 @@ export function selectionKey(selection: LayerSelection): string {
 
 /**
  * Draws the selected layers onto a picture. Layers are made for the camera's full image size (the
- * configure page shows it) and scale with the quality level; the offline layer fills the frame.
+ * configure page shows it) and scale with the quality level; the offline layer fills the frame. The result is
+ * encoded as the request negotiated.
  */
-export async function composeLayers(picture: Buffer, fullWidth: number, selection: LayerSelection): Promise<Buffer> {
+export async function composeLayers(
+  picture: Buffer,
+  fullWidth: number,
+  selection: LayerSelection,
+  encoding: PictureEncoding = 'jpeg',
+): Promise<Buffer> {
   const { width = fullWidth, height = 1 } = await sharp(picture).metadata();
   const scale = width / Math.max(1, fullWidth);
   const canvas = selection.offline
@@ -98,5 +104,5 @@ export async function composeLayers(picture: Buffer, fullWidth: number, selectio
       return { input, left: 0, top: 0 };
     }),
   );
-  return sharp(canvas).composite(overlays).jpeg({ quality: JPEG_QUALITY, progressive: true }).toBuffer();
+  return encodePicture(sharp(canvas).composite(overlays), encoding, width).toBuffer();
 }

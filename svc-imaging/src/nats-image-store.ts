@@ -1,6 +1,6 @@
-import type { Quality } from '@lakecams/contracts';
 import { Objm, StorageType } from '@nats-io/obj';
 import { connect, nanos } from '@nats-io/transport-node';
+import { type PictureEncoding, variantFiles, variantSuffix } from './capture/formats.ts';
 import { checkedNames, type ImageStore } from './image-store.ts';
 
 export interface NatsImageStoreOptions {
@@ -15,7 +15,7 @@ export interface NatsImageStoreOptions {
 
 /**
  * Pictures in a NATS JetStream object store, reachable by every svc-imaging replica on every host.
- * Objects are `<camera>/<yyyyMMddHHmm>-<QUALITY>.jpg`; the bucket's TTL removes them after the
+ * Objects are `<camera>/<yyyyMMddHHmm>-<QUALITY>.<jpg|avif|webp>`; the bucket's TTL removes them after the
  * retention, so pruning has nothing left to delete and a removed camera's pictures simply expire.
  */
 export async function createNatsImageStore(options: NatsImageStoreOptions): Promise<ImageStore> {
@@ -33,20 +33,21 @@ export async function createNatsImageStore(options: NatsImageStoreOptions): Prom
     ttl: nanos(ttlDays * 24 * 3600_000),
     description: 'Camera pictures of every quality level (svc-imaging)',
   });
-  const objectName = (camera: string, imageName: string, quality: Quality) => {
+  const objectName = (camera: string, imageName: string, suffix: string) => {
     checkedNames(camera, imageName);
-    return `${camera}/${imageName}-${quality}.jpg`;
+    return `${camera}/${imageName}-${suffix}`;
   };
 
   return {
     description: `NATS object store ${bucket} (pictures expire after ${ttlDays} days)`,
-    async save(camera, imageName, variants) {
-      for (const [quality, bytes] of Object.entries(variants) as [Quality, Buffer][]) {
-        await store.putBlob({ name: objectName(camera, imageName, quality) }, bytes);
+    async save(camera, imageName, variants, modern) {
+      for (const [suffix, bytes] of variantFiles(variants, modern)) {
+        await store.putBlob({ name: objectName(camera, imageName, suffix) }, bytes);
       }
     },
-    async read(camera, imageName, quality) {
-      const bytes = await store.getBlob(objectName(camera, imageName, quality)).catch(() => null);
+    async read(camera, imageName, quality, encoding: PictureEncoding = 'jpeg') {
+      const name = objectName(camera, imageName, variantSuffix(quality, encoding));
+      const bytes = await store.getBlob(name).catch(() => null);
       return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
     },
     // The bucket's TTL expires old pictures by itself.

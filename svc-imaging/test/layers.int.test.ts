@@ -210,6 +210,27 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     expect(near(await pixel(plain.rawPayload, 10, 10), BLUE)).toBe(true);
   });
 
+  it('draws the layers into the WebP or AVIF a browser asks for, cached per format', async () => {
+    await capture(new Date());
+    const base = await setLayer('BASE', await solid('#ff0000', 960, 540));
+    await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`b${base}.`));
+    const webp = await get('Ufer.jpg', { referer: PAGE, accept: 'image/webp,*/*' });
+    expect(webp.headers['content-type']).toBe('image/webp');
+    expect(webp.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect((await sharp(webp.rawPayload).metadata()).width).toBe(480);
+    expect(near(await pixel(webp.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    expect(near(await pixel(webp.rawPayload, 300, 200), BLUE)).toBe(true);
+    const avif = await get('Ufer.jpg', { referer: PAGE, accept: 'image/avif,image/webp,*/*' });
+    expect(avif.rawPayload.subarray(4, 12).toString('latin1')).toBe('ftypavif');
+    expect(near(await pixel(avif.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    const jpeg = await get('Ufer.jpg', { referer: PAGE });
+    expect(jpeg.headers['content-type']).toBe('image/jpeg');
+    expect(new Set([webp, avif, jpeg].map((answer) => answer.headers.etag)).size).toBe(3);
+    expect((await get('Ufer.jpg', { referer: PAGE, accept: 'image/webp' })).headers['x-layer-cache']).toBe('hit');
+    expect((await deleteLayer(base)).body).toBe('true');
+    await layersSeen('Ufer.jpg', (layers) => layers === '');
+  });
+
   it("shows a page's owner the picture as that page gets it (preview), and nobody else", async () => {
     const base = await setLayer('BASE', await solid('#ff0000', 960, 540));
     const preview = (headers: Record<string, string>, page = PAGE) =>

@@ -35,6 +35,8 @@ import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
 import { PictureCache } from '../../../picture-cache.ts';
 import { composeLayers, isEmptySelection, selectionKey, selectLayers } from '../../../layer-composition.ts';
+import { CONTENT_TYPES, type PictureEncoding } from '../../../capture/formats.ts';
+import { pictureFormatFor } from '../../../delivery/picture-format.ts';
 
 const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
@@ -84,12 +86,14 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     camera: { webcamId: number; name: string },
     capture: { name: string; contentHash: string | null },
     quality: Quality,
+    encoding: PictureEncoding,
   ): Promise<Buffer | null> {
     const imageName = capture.name;
-    const key = PictureCache.key(camera.webcamId, imageName, quality, capture.contentHash ?? 'unknown');
+    const content = `${capture.contentHash ?? 'unknown'}|${encoding}`;
+    const key = PictureCache.key(camera.webcamId, imageName, quality, content);
     const known = pictures.get(key);
     if (known) return known;
-    const bytes = await app.imageStore.read(camera.name, imageName, quality);
+    const bytes = await app.imageStore.read(camera.name, imageName, quality, encoding);
     if (bytes) pictures.set(key, bytes);
     return bytes;
   }
@@ -162,7 +166,9 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     // A named image never changes; the current one changes at the next capture.
     const lifetime = imageName ? 'max-age=31536000, immutable' : 'max-age=30, must-revalidate';
     reply.header('cache-control', `${personal ? 'private' : 'public'}, ${lifetime}`);
-    reply.header('vary', 'Authorization, Cookie, Referer');
+    reply.header('vary', 'Authorization, Cookie, Referer, Accept');
+    // AVIF or WebP when the client takes them; each format is its own representation (ETag, caches).
+    const format = pictureFormatFor(request.headers.accept, quality);
     reply.header('x-image-quality', `${quality}; ${reason}`);
     const offline = imageName ? null : state.offline;
     if (offline) reply.header('x-camera-offline', offline);
@@ -177,23 +183,35 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       : null;
     const layerKey = selection && !isEmptySelection(selection) ? selectionKey(selection) : '';
     // The content hash: a picture uploaded by hand may replace a minute's capture under the same name.
-    const etag = `"${camera.webcamId}-${capture.name}-${(capture.contentHash ?? '').slice(0, 8)}-${quality}${layerKey ? `-${shortHash(layerKey)}` : ''}"`;
+    const etag = `"${camera.webcamId}-${capture.name}-${(capture.contentHash ?? '').slice(0, 8)}-${quality}${format === 'jpeg' ? '' : `.${format}`}${layerKey ? `-${shortHash(layerKey)}` : ''}"`;
     if (layerKey) reply.header('x-image-layers', layerKey);
     reply.header('x-image-name', capture.name);
     if (replyNotModified(request, reply, etag)) return reply;
-    const read = () => recentPictures(camera, capture, quality);
-    const cacheKey = PictureCache.key(camera.webcamId, capture.name, quality, `${layerKey}|${capture.contentHash}`);
+    let served = format;
+    // A picture stored before its level had AVIF and WebP copies is sent as JPEG.
+    const read = async (encoding: PictureEncoding = format): Promise<Buffer | null> => {
+      const picture = await recentPictures(camera, capture, quality, encoding);
+      if (picture || encoding === 'jpeg') served = encoding;
+      return picture ?? (encoding === 'jpeg' ? null : read('jpeg'));
+    };
+    const cacheKey = PictureCache.key(
+      camera.webcamId,
+      capture.name,
+      quality,
+      `${layerKey}|${capture.contentHash}|${format}`,
+    );
     if (layerKey) reply.header('x-layer-cache', cache.has(cacheKey) ? 'hit' : 'miss');
     const bytes =
       selection && layerKey
         ? await composed(cacheKey, async () => {
-            const picture = await read();
-            return picture && composeLayers(picture, capture.width ?? 0, selection);
+            // Drawn on the JPEG, the best source, then encoded as negotiated.
+            const picture = await read('jpeg');
+            return picture && composeLayers(picture, capture.width ?? 0, selection, format);
           })
         : await read();
     if (!bytes)
       return reply.code(404).send(errorBody(404, `Image ${capture.name} of ${cameraName} is no longer stored`));
-    return reply.type('image/jpeg').send(bytes);
+    return reply.type(CONTENT_TYPES[layerKey ? format : served]).send(bytes);
   }
 
   app.get(
