@@ -10,6 +10,10 @@ import layerStore from './plugins/app/layer-store.ts';
 import imageRoutes from './routes/api/Image/index.ts';
 import zoomRoutes from './routes/api/Image/zoom.ts';
 import jobRoutes from './routes/api/Jobs/index.ts';
+import timelapseJobs from './plugins/app/timelapse-jobs.ts';
+import timelapseRepository from './plugins/app/timelapse-repository.ts';
+import timelapseRoutes from './routes/api/Image/timelapse.ts';
+import timelapseDashboardRoutes from './routes/api/Jobs/timelapses.ts';
 
 export type { ImagingOptions } from './options.ts';
 
@@ -31,5 +35,9 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
     });
     await app.register(zoomRoutes);
     await app.register(jobRoutes);
+    await app.register(timelapseRepository);
+    await app.register(timelapseJobs, options);
+    await app.register(timelapseRoutes);
+    await app.register(timelapseDashboardRoutes);
   },
 };

@@ -79,14 +79,39 @@ export interface LayersTable {
   imageHash: string;
 }
 
+export type TimelapseLevel = Extract<Quality, 'POOR' | 'LOW' | 'MEDIUM'>;
+
+/** One day's time-lapse clip of a camera at one level; the row is the job's claim and progress. */
+export interface TimelapsesTable {
+  webcamId: number;
+  /** `yyyyMMdd` in the region's time. */
+  day: string;
+  level: TimelapseLevel;
+  status: CaptureStatus;
+  claimedBy: string;
+  startedAt: ColumnType<Date, Date | undefined, Date>;
+  heartbeatAt: ColumnType<Date, Date | undefined, Date>;
+  finishedAt: Date | null;
+  durationMs: number | null;
+  frames: Generated<number>;
+  framesDone: Generated<number>;
+  bytes: number | null;
+  width: number | null;
+  /** Made after the day ended: never made again. */
+  complete: Generated<boolean>;
+  error: string | null;
+}
+
 export interface Database {
   layers: LayersTable;
   cameraAccess: CameraAccessTable;
   cameras: CamerasTable;
   captures: CapturesTable;
   jobRuns: JobRunsTable;
+  timelapses: TimelapsesTable;
 }
 
 export type CameraRow = Selectable<CamerasTable>;
 export type CaptureRow = Selectable<CapturesTable>;
 export type LayerRow = Selectable<LayersTable>;
+export type TimelapseRow = Selectable<TimelapsesTable>;

@@ -1,6 +1,6 @@
 import { isValidCameraName, type Quality } from '@lakecams/contracts';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type ModernVariants, type PictureEncoding, variantFiles, variantSuffix } from './capture/formats.ts';
 
 const IMAGE_NAME = /^\d{12}$/;
@@ -13,6 +13,9 @@ export interface ImageStore {
   save(camera: string, imageName: string, variants: Record<Quality, Buffer>, modern?: ModernVariants): Promise<void>;
   /** The picture (JPEG unless asked otherwise), or null when it is not (or no longer) stored. */
   read(camera: string, imageName: string, quality: Quality, encoding?: PictureEncoding): Promise<Buffer | null>;
+  /** A day's time-lapse clip of one level (day `yyyyMMdd`), kept and pruned with that day's pictures. */
+  saveClip(camera: string, day: string, level: Quality, bytes: Buffer): Promise<void>;
+  readClip(camera: string, day: string, level: Quality): Promise<Buffer | null>;
   /** Remove whole days older than `keepFromDay` (yyyyMMdd); returns how many camera-days went. */
   pruneDaysBefore(keepFromDay: string): Promise<number>;
   removeCamera(camera: string): Promise<void>;
@@ -39,6 +42,13 @@ export async function removeDaysBefore(root: string, keepFromDay: string): Promi
   return removed;
 }
 
+/** Write then rename, so a reader never sees half a file. */
+async function writeWhole(target: string, bytes: Buffer): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(`${target}.tmp`, bytes);
+  await rename(`${target}.tmp`, target);
+}
+
 /**
  * Image files on disk: `<root>/<camera>/<yyyyMMdd>/<yyyyMMddHHmm>-<QUALITY>.<jpg|avif|webp>`. Paths are built
  * only from validated camera names and image names, never from raw input.
@@ -53,6 +63,10 @@ export function createImageStore(
   const path = (camera: string, imageName: string, quality: Quality, encoding: PictureEncoding = 'jpeg') =>
     join(folder(camera, imageName), `${imageName}-${variantSuffix(quality, encoding)}`);
 
+  // In the day's folder, so the clip goes when the day's pictures go.
+  const clipPath = (camera: string, day: string, level: Quality) =>
+    join(folder(camera, `${day}0000`), `timelapse-${level}.mp4`);
+
   return {
     root,
     description: `files under ${root}`,
@@ -60,6 +74,8 @@ export function createImageStore(
     read: (camera, imageName, quality, encoding) =>
       readFile(path(camera, imageName, quality, encoding)).catch(() => null),
     close: async () => {},
+    saveClip: (camera, day, level, bytes) => writeWhole(clipPath(camera, day, level), bytes),
+    readClip: (camera, day, level) => readFile(clipPath(camera, day, level)).catch(() => null),
     async save(camera, imageName, variants, modern): Promise<void> {
       const dir = folder(camera, imageName);
       await mkdir(dir, { recursive: true });

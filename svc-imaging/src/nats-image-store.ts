@@ -1,3 +1,4 @@
+import type { Quality } from '@lakecams/contracts';
 import { Objm, StorageType } from '@nats-io/obj';
 import { connect, nanos } from '@nats-io/transport-node';
 import { type PictureEncoding, variantFiles, variantSuffix } from './capture/formats.ts';
@@ -38,6 +39,16 @@ export async function createNatsImageStore(options: NatsImageStoreOptions): Prom
     return `${camera}/${imageName}-${suffix}`;
   };
 
+  // Expires with the day's pictures (the bucket's TTL).
+  const clipName = (camera: string, day: string, level: Quality) => {
+    checkedNames(camera, `${day}0000`);
+    return `${camera}/timelapse-${day}-${level}.mp4`;
+  };
+  const readBlob = async (name: string) => {
+    const bytes = await store.getBlob(name).catch(() => null);
+    return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+  };
+
   return {
     description: `NATS object store ${bucket} (pictures expire after ${ttlDays} days)`,
     async save(camera, imageName, variants, modern) {
@@ -45,11 +56,12 @@ export async function createNatsImageStore(options: NatsImageStoreOptions): Prom
         await store.putBlob({ name: objectName(camera, imageName, suffix) }, bytes);
       }
     },
-    async read(camera, imageName, quality, encoding: PictureEncoding = 'jpeg') {
-      const name = objectName(camera, imageName, variantSuffix(quality, encoding));
-      const bytes = await store.getBlob(name).catch(() => null);
-      return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+    async saveClip(camera, day, level, bytes) {
+      await store.putBlob({ name: clipName(camera, day, level) }, bytes);
     },
+    readClip: (camera, day, level) => readBlob(clipName(camera, day, level)),
+    read: async (camera, imageName, quality, encoding: PictureEncoding = 'jpeg') =>
+      readBlob(objectName(camera, imageName, variantSuffix(quality, encoding))),
     // The bucket's TTL expires old pictures by itself.
     pruneDaysBefore: async () => 0,
     removeCamera: async () => {},

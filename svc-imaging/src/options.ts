@@ -25,6 +25,8 @@ export interface ImagingOptions {
   takeoverAfterMs?: number;
   /** Folder of the deep-zoom tiles (default `<storeDir>/.zoom`, or one in the system's temporary folder). */
   zoomTilesDir?: string;
+  /** Today's time-lapse clips are made again at most this often (default 10 minutes). */
+  timelapseTodayMinutes?: number;
   /** Days images are kept (default 14). */
   retentionDays?: number;
 }

@@ -19,6 +19,7 @@ const config = exitOnConfigError(() =>
       DEMO_BACKFILL_MINUTES: Type.Integer({ minimum: 0, default: 60 }),
       RETENTION_DAYS: Type.Integer({ minimum: 1, default: 14 }),
       CAPTURE_TAKEOVER_SECONDS: Type.Integer({ minimum: 2, default: 20 }),
+      TIMELAPSE_TODAY_MINUTES: Type.Integer({ minimum: 1, default: 10 }),
     }),
   ),
 );
@@ -41,6 +42,7 @@ await runService(imagingService, {
   demoSource: config.DEMO_SOURCE,
   demoBackfillMinutes: config.DEMO_BACKFILL_MINUTES,
   retentionDays: config.RETENTION_DAYS,
+  timelapseTodayMinutes: config.TIMELAPSE_TODAY_MINUTES,
   takeoverAfterMs: config.CAPTURE_TAKEOVER_SECONDS * 1000,
   heartbeatMs: Math.min(5000, (config.CAPTURE_TAKEOVER_SECONDS * 1000) / 4),
   ...(config.REPLICA_ID ? { replicaId: config.REPLICA_ID } : {}),

@@ -524,6 +524,15 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
     cookieAuth: true,
     build: async (m) => get(`/api/Image/Zoom/camera/${m.f.camera.name}/${m.f.imageName}_files/8/0_0.jpg?level=POOR`),
   },
+  // The clip at the caller's quality, at most MEDIUM: the level is never chosen by the caller (timelapse.int.test.ts).
+  'GET /api/Image/Timelapse/camera/:camera/:file': {
+    rule: 'public',
+    cookieAuth: true,
+    build: async (m) => {
+      const day = m.f.imageName;
+      return get(`/api/Image/Timelapse/camera/${m.f.camera.name}/${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}.mp4`);
+    },
+  },
   'POST /api/Image/SetPosition/set': {
     rule: 'admin',
     build: async (m) => ({
@@ -548,6 +557,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   },
   'GET /api/Jobs/dashboard': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/dashboard') },
   'GET /api/Jobs/state': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/state') },
+  'GET /api/Jobs/timelapses': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/timelapses') },
   'POST /api/Jobs/retry': {
     rule: 'admin',
     cookieAuth: true,

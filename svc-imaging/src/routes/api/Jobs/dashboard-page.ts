@@ -43,6 +43,11 @@ export const DASHBOARD_HTML = `<!doctype html>
     <thead><tr><th>Zeit</th><th>Kamera</th><th>Versuch</th><th>Fehler</th></tr></thead>
     <tbody id="failures"></tbody>
   </table></div>
+  <h2>Zeitraffer</h2>
+  <div class="table-wrap"><table aria-label="Zeitraffer">
+    <thead><tr><th>Kamera</th><th>Tag</th><th>Stufe</th><th>Status</th><th>Fortschritt</th><th>Dauer</th><th>Grösse</th></tr></thead>
+    <tbody id="timelapses"></tbody>
+  </table></div>
   <h2>Aufräumen</h2>
   <div class="table-wrap"><table aria-label="Aufräumläufe">
     <thead><tr><th>Tag</th><th>Status</th><th>Dauer</th><th>Ergebnis</th></tr></thead>
@@ -84,12 +89,24 @@ export const DASHBOARD_HTML = `<!doctype html>
       '<tr><td>' + text(p.tick) + '</td><td>' + text(p.status) + '</td><td>' + (p.durationMs != null ? p.durationMs + ' ms' : '–') + '</td><td>' + text(p.detail ? JSON.stringify(p.detail) : p.error) + '</td></tr>').join('') ||
       '<tr><td colspan="4">Noch kein Lauf.</td></tr>';
   }
+  async function refreshTimelapses() {
+    const response = await fetch('/api/Jobs/timelapses', { credentials: 'same-origin' });
+    if (!response.ok) return;
+    const label = { running: 'Läuft', done: 'OK', failed: 'Fehler' };
+    document.getElementById('timelapses').innerHTML = (await response.json()).map((t) =>
+      '<tr><td>' + text(t.camera) + '</td><td>' + text(t.day.slice(6, 8) + '.' + t.day.slice(4, 6) + '.' + t.day.slice(0, 4)) + '</td><td>' + text(t.level) + '</td>' +
+      '<td><span class="status status-' + text(t.status) + '">' + text(label[t.status] || t.status) + '</span>' + (t.error ? '<div class="error">' + text(t.error) + '</div>' : '') + '</td>' +
+      '<td><progress max="100" value="' + t.progress + '"></progress> ' + t.progress + ' % von ' + t.frames + ' Bildern</td>' +
+      '<td>' + (t.durationMs != null ? (t.durationMs / 1000).toFixed(1) + ' s' : '–') + '</td><td>' + (t.bytes != null ? (t.bytes / 1048576).toFixed(2) + ' MB' : '–') + '</td></tr>').join('') ||
+      '<tr><td colspan="7">Noch kein Zeitraffer.</td></tr>';
+  }
   document.getElementById('cameras').addEventListener('click', (event) => {
     const button = event.target.closest('button');
     if (button) act(button.dataset.action, button.closest('tr').dataset.camera);
   });
   refresh();
-  setInterval(refresh, 5000);
+  refreshTimelapses();
+  setInterval(() => { refresh(); refreshTimelapses(); }, 5000);
 </script>
 </body>
 </html>`;

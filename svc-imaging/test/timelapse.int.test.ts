@@ -1,0 +1,188 @@
+import { createInProcessBus } from '@lakecams/bus';
+import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { createSigner } from 'fast-jwt';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imagingService } from '../src/app.ts';
+import { captureTick } from '../src/capture.ts';
+import type { CameraRow } from '../src/database.ts';
+import { renderDemoImage } from '../src/demo-source.ts';
+import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
+import { dayOf, makeTimelapse } from '../src/timelapse/timelapse-maker.ts';
+
+const keys = generateSigningKeys();
+const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
+const VIP = '44444444-4444-4444-8444-444444444444';
+const FRAMES = 30;
+
+/** What ffmpeg reads from a clip: its size, duration and decoded frame count. */
+async function probe(bytes: Buffer) {
+  const dir = await mkdtemp(join(tmpdir(), 'lakecams-probe-'));
+  try {
+    await writeFile(join(dir, 'clip.mp4'), bytes);
+    const { stderr } = await promisify(execFile)(FFMPEG_PATH, ['-hide_banner', '-i', join(dir, 'clip.mp4'), '-f', 'null', '-']);
+    const [, width, height] = /Video: h264[^\n]*?, (\d+)x(\d+)/.exec(stderr) ?? [];
+    const [, hh, mm, ss] = /Duration: (\d+):(\d+):([\d.]+)/.exec(stderr) ?? [];
+    const frames = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1)?.[1];
+    return {
+      width: Number(width),
+      height: Number(height),
+      seconds: Number(hh) * 3600 + Number(mm) * 60 + Number(ss),
+      frames: Number(frames),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const isoOf = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
+
+describe('day time-lapse clips', () => {
+  const bus = createInProcessBus();
+  let app: ServiceApp;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let storeDir: string;
+  let camera: CameraRow;
+  const now = new Date();
+  const yesterday = dayOf(new Date(now.getTime() - 24 * 3600_000));
+  const today = dayOf(now);
+  const url = (day: string) => `/api/Image/Timelapse/camera/Zeitraffer/${isoOf(day)}.mp4`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('imaging');
+    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-timelapse-'));
+    app = await buildServiceApp(imagingService, {
+      bus,
+      logger: createLogger('silent'),
+      databaseUrl: database.url,
+      jwtPublicKey: keys.publicKey,
+      options: { storeDir, schedule: false, timelapseTodayMinutes: 10 },
+    });
+    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+      id: 7,
+      name: 'Zeitraffer',
+      pattern: 'http://127.0.0.1:9/x.jpg',
+      intervalMin: 5,
+      distance: 5,
+      angle: 60,
+      webcamType: 'STATIC',
+    });
+    for (let tries = 0; !camera && tries < 200; tries++) {
+      camera = (await app.cameraDirectory.byId(7)) as CameraRow;
+      if (!camera) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const demo = { ...app.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+    // Yesterday from 08:00 UTC (the same day in Zurich) every 5 minutes, and today's latest minutes.
+    const [y, m, d] = [yesterday.slice(0, 4), yesterday.slice(4, 6), yesterday.slice(6, 8)].map(Number) as [number, number, number];
+    for (let i = 0; i < FRAMES; i++) await captureTick(demo, camera, new Date(Date.UTC(y, m - 1, d, 8, i * 5)));
+    const minute = Math.floor(now.getTime() / 60_000) * 60_000;
+    for (let i = 0; i < 3; i++) {
+      const tick = new Date(minute - i * 60_000);
+      if (dayOf(tick) === today) await captureTick(demo, camera, tick);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await bus.close();
+    await database?.drop();
+    await rm(storeDir, { recursive: true, force: true });
+  });
+
+  it("gives an anonymous visitor the day's pictures as an H.264 MP4 at POOR, made once and then served", async () => {
+    const response = await app.inject({ url: url(yesterday) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('video/mp4');
+    expect(response.headers['x-image-quality']).toBe('POOR');
+    expect(response.rawPayload.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(await probe(response.rawPayload)).toEqual({ width: 480, height: 270, seconds: 2.5, frames: FRAMES });
+    const again = await app.inject({ url: url(yesterday) });
+    expect(again.headers.etag).toBe(response.headers.etag);
+    expect((await app.timelapseRepository.find({ webcamId: 7, day: yesterday, level: 'POOR' }))?.framesDone).toBe(FRAMES);
+  }, 60_000);
+
+  it('gives the entitled level, capped at MEDIUM (1280 px), and nothing above it to an anonymous visitor', async () => {
+    await bus.publishEvent(SUBJECTS.accessChanged, {
+      webcamId: 7,
+      permittedUserIds: [],
+      configurations: [{ userId: VIP, quality: 'FULL' }],
+      bookings: [],
+    });
+    const vip = { authorization: `Bearer ${sign({ sub: VIP, role: [] })}` };
+    await expect
+      .poll(async () => (await app.inject({ url: url(yesterday), headers: vip })).headers['x-image-quality'], {
+        timeout: 60_000,
+      })
+      .toBe('MEDIUM');
+    const clip = await app.inject({ url: url(yesterday), headers: vip });
+    expect((await probe(clip.rawPayload)).width).toBe(1280);
+    expect(clip.headers['cache-control']).toMatch(/^private/);
+    const anonymous = await app.inject({ url: url(yesterday) });
+    expect(anonymous.headers['x-image-quality']).toBe('POOR');
+    expect((await probe(anonymous.rawPayload)).width).toBe(480);
+  }, 120_000);
+
+  it('answers a byte range, as browsers ask when seeking', async () => {
+    const whole = await app.inject({ url: url(yesterday) });
+    const part = await app.inject({ url: url(yesterday), headers: { range: 'bytes=100-199' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${whole.rawPayload.length}`);
+    expect(part.rawPayload).toEqual(whole.rawPayload.subarray(100, 200));
+    const beyond = await app.inject({ url: url(yesterday), headers: { range: 'bytes=99999999-' } });
+    expect(beyond.statusCode).toBe(416);
+  });
+
+  it('refuses an unknown camera, a malformed day, a day off the calendar or to come, and a day without pictures', async () => {
+    const tomorrow = dayOf(new Date(now.getTime() + 36 * 3600_000));
+    const cases: [string, number, RegExp][] = [
+      [`/api/Image/Timelapse/camera/Niemand/${isoOf(yesterday)}.mp4`, 404, /Unknown camera/],
+      ['/api/Image/Timelapse/camera/Zeitraffer/20261124.mp4', 400, /yyyy-MM-dd/],
+      ['/api/Image/Timelapse/camera/Zeitraffer/2026-02-30.mp4', 400, /not a date/],
+      [url(tomorrow), 400, /still to come/],
+      ['/api/Image/Timelapse/camera/Zeitraffer/2020-01-01.mp4', 404, /No pictures/],
+      ['/api/Image/Timelapse/camera/..%2F..%2Fetc/2020-01-01.mp4', 400, /camera name/],
+    ];
+    for (const [path, status, message] of cases) {
+      const response = await app.inject({ url: path });
+      expect([path, response.statusCode]).toEqual([path, status]);
+      expect(response.json()).toMatchObject({ statusCode: status, message: expect.stringMatching(message) });
+    }
+  });
+
+  it('lets one of two replicas make a clip; the other skips it', async () => {
+    const replicas = ['imaging-a', 'imaging-b'].map((replicaId) => ({ ...app.timelapses.context, replicaId }));
+    const outcomes = await Promise.all(replicas.map((context) => makeTimelapse(context, camera, yesterday, 'LOW')));
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['made', 'skipped']);
+    // A finished day, made once, is not made again.
+    expect((await makeTimelapse(replicas[0] as never, camera, yesterday, 'LOW')).outcome).toBe('skipped');
+  }, 60_000);
+
+  it("makes today's clip again after N minutes, not before", async () => {
+    const t0 = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    const at = (minutes: number) => ({ ...app.timelapses.context, clock: () => new Date(t0.getTime() + minutes * 60_000) });
+    expect((await makeTimelapse(at(0), camera, today, 'POOR')).outcome).toBe('made');
+    expect((await makeTimelapse(at(9), camera, today, 'POOR')).outcome).toBe('skipped');
+    expect((await makeTimelapse(at(10), camera, today, 'POOR')).outcome).toBe('made');
+    // The schedule remakes the clips visitors asked for, on the same clock.
+    const scheduled = await app.timelapses.runScheduledPass(new Date(t0.getTime() + 15 * 60_000));
+    expect(scheduled.filter((o) => o.outcome === 'made')).toHaveLength(0);
+    const later = await app.timelapses.runScheduledPass(new Date(t0.getTime() + 20 * 60_000));
+    expect(later.filter((o) => o.outcome === 'made').length).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it('shows the jobs with their progress to an Admin only', async () => {
+    const admin = { authorization: `Bearer ${sign({ sub: '66666666-6666-4666-8666-666666666666', role: [ADMIN_ROLE] })}` };
+    const jobs = await app.inject({ url: '/api/Jobs/timelapses', headers: admin });
+    expect(jobs.statusCode).toBe(200);
+    expect(jobs.json()).toContainEqual(
+      expect.objectContaining({ camera: 'Zeitraffer', day: yesterday, level: 'POOR', status: 'done', progress: 100, frames: FRAMES }),
+    );
+    expect((await app.inject({ url: '/api/Jobs/timelapses' })).statusCode).toBe(401);
+  });
+});
