@@ -1,5 +1,5 @@
 import { createInProcessBus } from '@lakecams/bus';
-import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { SUBJECTS } from '@lakecams/contracts';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createSigner } from 'fast-jwt';
