@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { api } from './api.ts';
 import { capture } from './capture.ts';
 import { type BenchContext, createBenchContext } from './context.ts';
+import { formats } from './formats.ts';
 import { frontEnd } from './front-end.ts';
 import { ensureResultsDir, log, notMeasured, REPEATS, type ResultRow, WRK_SECONDS } from './harness.ts';
 import { imageDelivery } from './image-delivery.ts';
@@ -17,6 +18,7 @@ import { memory } from './memory.ts';
 const BENCHMARKS: Record<string, (context: BenchContext) => Promise<ResultRow[]>> = {
   // Capture first, while no portal runs beside it; memory next, while the portal is fresh.
   capture,
+  formats,
   memory,
   image: imageDelivery,
   'front-end': frontEnd,

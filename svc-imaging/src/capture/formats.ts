@@ -25,18 +25,27 @@ export const hasModernVariants = (quality: Quality): quality is ScaledQuality =>
 /** AVIF and WebP copies of the scaled levels of one capture. */
 export type ModernVariants = Record<ModernEncoding, Partial<Record<Quality, Buffer>>>;
 
+/** Encoder quality of each format (0–100; each encoder's own scale). */
+export const ENCODER_QUALITY: Readonly<Record<PictureEncoding, number>> = { avif: 55, webp: 75, jpeg: JPEG_QUALITY };
+
 /**
  * Encoder settings, measured in bench/formats.ts against JPEG quality 80 on SSIM: AVIF at effort 0–1 (effort
- * 4, sharp's default, takes ten times as long for a few per cent), WebP at effort 2.
+ * 4, sharp's default, takes ten times as long for a few per cent), WebP at effort 2. `quality` overrides
+ * the format's own (the benchmark searches it).
  */
-export function encodePicture(image: Sharp, encoding: PictureEncoding, width: number): Sharp {
+export function encodePicture(
+  image: Sharp,
+  encoding: PictureEncoding,
+  width: number,
+  quality = ENCODER_QUALITY[encoding],
+): Sharp {
   switch (encoding) {
     case 'avif':
-      return image.avif({ quality: 55, effort: width <= 800 ? 1 : 0 });
+      return image.avif({ quality, effort: width <= 800 ? 1 : 0 });
     case 'webp':
-      return image.webp({ quality: 75, effort: 2 });
+      return image.webp({ quality, effort: 2 });
     case 'jpeg':
-      return image.jpeg({ quality: JPEG_QUALITY, mozjpeg: false, progressive: true });
+      return image.jpeg({ quality, mozjpeg: false, progressive: true });
   }
 }
 
