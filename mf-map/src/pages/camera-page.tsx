@@ -6,6 +6,7 @@ import { compassLabel } from '../cameras/compass.ts';
 import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import { useImagePreloader } from '../camera/image-preloader.ts';
 import { keywordsFor } from '../camera/image-history.ts';
+import { DayTimelapse } from '../camera/day-timelapse.tsx';
 import { TimeTravel } from '../camera/time-travel.tsx';
 import { useCamera } from '../camera/use-camera.ts';
 import { useMetaKeywords } from '../camera/use-meta-keywords.ts';
@@ -56,6 +57,14 @@ function CameraView({ name }: { name: string }) {
             preloader={preloader}
             preloaded={version}
           />
+          {state.history.images.length > 0 && (
+            <DayTimelapse
+              camera={name}
+              day={state.history.day}
+              pictures={state.history.images.length}
+              today={state.history.day === state.history.days[0]}
+            />
+          )}
           {state.webcam && <CameraFacts webcam={state.webcam} direction={state.history.images.at(-1)?.direction} />}
         </>
       )}
