@@ -1,5 +1,6 @@
 import type { ServiceDefinition } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
+import messaging from './messaging.ts';
 import { migrations } from './migrations/index.ts';
 import type { ImagingOptions } from './options.ts';
 import cameraAccess from './plugins/app/camera-access.ts';
@@ -28,6 +29,7 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
     await app.register(layerStore);
     await app.register(deliveryState);
     await app.register(capturePipeline, options);
+    await app.register(messaging);
     await app.register(imageRoutes, {
       demoSource: options.demoSource ?? false,
       composedCacheBytes: options.composedCacheBytes,

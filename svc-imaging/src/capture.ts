@@ -1,5 +1,5 @@
 import type { ServiceBus } from '@lakecams/bus';
-import { type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { type CapturedImage, type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
 import { publishEvent } from '@lakecams/service-kit';
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -7,6 +7,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
 import type { CameraRow, Database } from './database.ts';
 import type { ZoomTiles } from './delivery/zoom-tiles.ts';
+import { previousCapture } from './capture/previous-capture.ts';
+import { scorePicture } from './capture/score.ts';
 import { deriveQualityVariants } from './derive-variants.ts';
 import type { ImageStore } from './image-store.ts';
 import { CAMERA_REFRESHED } from './plugins/app/delivery-state.ts';
@@ -44,7 +46,7 @@ export function imageOf(camera: Pick<CameraRow, 'webcamId' | 'lat' | 'lng' | 'di
 }
 
 /** Tell svc-webcam about a stored image, with its row; it tells open pages once its list shows it. */
-export async function announceImage(trx: Transaction<Database>, image: Image): Promise<void> {
+export async function announceImage(trx: Transaction<Database>, image: CapturedImage): Promise<void> {
   await publishEvent(trx, SUBJECTS.imageCaptured, image);
 }
 
@@ -150,6 +152,10 @@ async function runClaimedCapture(
     const { width, height, variants, modern } = await deriveQualityVariants(input);
     await context.store.save(camera.name, name, variants, modern);
     const image = imageOf(camera, name);
+    const contentHash = createHash('sha256').update(input).digest('hex');
+    // Measured on the smallest level: the same judgement as on the full picture, at a fraction of the cost.
+    const previous = await previousCapture(context.db, camera.webcamId, name);
+    const { score, fingerprint } = await scorePicture(variants.POOR, contentHash, previous);
     const recorded = await context.db.transaction().execute(async (trx) => {
       const finished = await mine(trx)
         .set({
@@ -158,7 +164,9 @@ async function runClaimedCapture(
           width,
           height,
           bytes: input.length,
-          contentHash: createHash('sha256').update(input).digest('hex'),
+          contentHash,
+          score,
+          fingerprint,
           lat: camera.lat,
           lng: camera.lng,
           direction: camera.direction,
@@ -166,7 +174,7 @@ async function runClaimedCapture(
         .executeTakeFirst();
       // Another replica took this claim over meanwhile: its capture is the one recorded.
       if (!finished.numUpdatedRows) return false;
-      await announceImage(trx, image);
+      await announceImage(trx, { ...image, score });
       return true;
     });
     if (!recorded) return { outcome: 'skipped' };

@@ -30,6 +30,10 @@ export interface CapturesTable {
   height: number | null;
   bytes: number | null;
   contentHash: string | null;
+  /** Quality score 0–100 (capture/score.ts); 0 for a frozen picture. */
+  score: number | null;
+  /** 16×9 greyscale of the picture, compared with the next capture's. */
+  fingerprint: Buffer | null;
   lat: number | null;
   lng: number | null;
   direction: number | null;
@@ -102,7 +106,15 @@ export interface TimelapsesTable {
   error: string | null;
 }
 
+/** The admins' best picture of a camera's day (`yyyyMMdd`), as svc-webcam announced it. */
+export interface BestOfChoicesTable {
+  webcamId: number;
+  day: string;
+  name: string;
+}
+
 export interface Database {
+  bestOfChoices: BestOfChoicesTable;
   layers: LayersTable;
   cameraAccess: CameraAccessTable;
   cameras: CamerasTable;

@@ -16,6 +16,8 @@ export interface ImageStore {
   /** A day's time-lapse clip of one level (day `yyyyMMdd`), kept and pruned with that day's pictures. */
   saveClip(camera: string, day: string, level: Quality, bytes: Buffer): Promise<void>;
   readClip(camera: string, day: string, level: Quality): Promise<Buffer | null>;
+  /** Remove these pictures of a camera, every level and format; returns how many files went. */
+  removePictures(camera: string, imageNames: readonly string[]): Promise<number>;
   /** Remove whole days older than `keepFromDay` (yyyyMMdd); returns how many camera-days went. */
   pruneDaysBefore(keepFromDay: string): Promise<number>;
   removeCamera(camera: string): Promise<void>;
@@ -90,6 +92,19 @@ export function createImageStore(
     },
     /** Remove whole days older than `keepFromDay` (yyyyMMdd) for every camera. */
     pruneDaysBefore: (keepFromDay: string) => removeDaysBefore(root, keepFromDay),
+    async removePictures(camera: string, imageNames: readonly string[]): Promise<number> {
+      let removed = 0;
+      for (const imageName of imageNames) {
+        const dir = folder(camera, imageName);
+        for (const file of await readdir(dir).catch(() => [] as string[])) {
+          // Names are 12 digits: the prefix matches this picture's files only.
+          if (!file.startsWith(`${imageName}-`)) continue;
+          await rm(join(dir, file), { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
     async removeCamera(camera: string): Promise<void> {
       if (isValidCameraName(camera)) await rm(join(root, camera), { recursive: true, force: true });
     },

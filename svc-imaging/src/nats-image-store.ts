@@ -64,6 +64,7 @@ export async function createNatsImageStore(options: NatsImageStoreOptions): Prom
       readBlob(objectName(camera, imageName, variantSuffix(quality, encoding))),
     // The bucket's TTL expires old pictures by itself.
     pruneDaysBefore: async () => 0,
+    removePictures: async () => 0,
     removeCamera: async () => {},
     close: () => nc.close(),
   };

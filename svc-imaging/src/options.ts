@@ -27,6 +27,8 @@ export interface ImagingOptions {
   zoomTilesDir?: string;
   /** Today's time-lapse clips are made again at most this often (default 10 minutes). */
   timelapseTodayMinutes?: number;
-  /** Days images are kept (default 14). */
+  /** Days every capture is kept (default 14)… */
   retentionDays?: number;
+  /** …then the best of each hour, until this many days (default 365); the best of each day forever. */
+  archiveDays?: number;
 }

@@ -27,7 +27,7 @@ export const REMOTES = [
   {
     name: 'mf_map',
     folder: 'mf-map',
-    routes: ['', 'webcam/:name', 'webcams', 'referes-list', 'datenschutz'],
+    routes: ['', 'webcam/:name', 'webcams', 'referes-list', 'datenschutz', 'bestof'],
   },
   {
     name: 'mf_account',

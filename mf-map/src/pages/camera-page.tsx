@@ -10,6 +10,7 @@ import { DayTimelapse } from '../camera/day-timelapse.tsx';
 import { TimeTravel } from '../camera/time-travel.tsx';
 import { useCamera } from '../camera/use-camera.ts';
 import { useMetaKeywords } from '../camera/use-meta-keywords.ts';
+import { ImageCalendar } from '../camera/image-calendar.tsx';
 
 export function CameraPage() {
   const { name = '' } = useParams();
@@ -65,6 +66,7 @@ function CameraView({ name }: { name: string }) {
               today={state.history.day === state.history.days[0]}
             />
           )}
+          <ImageCalendar camera={name} day={state.history.day} onSelectDay={selectDay} />
           {state.webcam && <CameraFacts webcam={state.webcam} direction={state.history.images.at(-1)?.direction} />}
         </>
       )}

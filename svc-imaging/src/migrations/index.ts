@@ -7,6 +7,7 @@ import * as paused from './2026-11-22-05-paused.ts';
 import * as layers from './2026-11-22-06-layers.ts';
 import * as heartbeat from './2026-11-22-07-heartbeat.ts';
 import * as outbox from './2026-11-25-01-outbox.ts';
+import * as captureScore from './2026-11-25-11-capture-score.ts';
 import * as timelapses from './2026-11-25-10-timelapses.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -18,5 +19,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-06-layers': layers,
   '2026-11-22-07-heartbeat': heartbeat,
   '2026-11-25-01-outbox': outbox,
+  '2026-11-25-11-capture-score': captureScore,
   '2026-11-25-10-timelapses': timelapses,
 };

@@ -15,7 +15,7 @@ import { createZoomTiles } from '../../delivery/zoom-tiles.ts';
 import { renderDemoImage } from '../../demo-source.ts';
 import { createImageStore, type ImageStore } from '../../image-store.ts';
 import type { ImagingOptions } from '../../options.ts';
-import { DEFAULT_RETENTION_DAYS, pruneImages } from '../../prune.ts';
+import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from '../../prune.ts';
 import { type CaptureScheduler, createCaptureScheduler } from '../../scheduler.ts';
 import { Cron } from 'croner';
 
@@ -108,7 +108,10 @@ export default fp(
     // Daily, at a quiet hour; whichever replica claims the day prunes.
     const pruning = options.schedule
       ? new Cron('17 3 * * *', { protect: true, catch: true, timezone: 'Europe/Zurich' }, async () => {
-          const result = await pruneImages(context, options.retentionDays ?? DEFAULT_RETENTION_DAYS);
+          const result = await pruneImages(context, {
+            retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
+            archiveDays: options.archiveDays ?? DEFAULT_ARCHIVE_DAYS,
+          });
           if (result.outcome === 'pruned') app.log.info(result, 'old images pruned');
         })
       : null;
