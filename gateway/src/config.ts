@@ -26,6 +26,8 @@ export const GatewayConfigSchema = Type.Object({
    */
   TRUST_PROXY: Type.String({ default: 'false' }),
   MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
+  /** The site's public address (`https://seecam.example`), for absolute links in share previews; else the request's host. */
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
 });
 
 /** `/remotes.json` content: the `REMOTES` setting, or the remotes served by this gateway. */

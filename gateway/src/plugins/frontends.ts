@@ -1,9 +1,11 @@
 import fastifyStatic from '@fastify/static';
-import { REMOTES } from '@lakecams/contracts';
+import { type CameraListItem, REMOTES } from '@lakecams/contracts';
 import { errorBody } from '@lakecams/service-kit';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cameraOfPage, cameraPageMeta, createCameraLookup, sitePageMeta, withPageMeta } from './page-meta.ts';
 
 export interface FrontendsOptions {
   /** Folder holding `shell/dist` and `<remote>/dist` (the repository root by default). */
@@ -12,6 +14,8 @@ export interface FrontendsOptions {
   remotes: Record<string, string>;
   /** Satellite tiles for the map, served to the page as `/config.json`. */
   mapTiles?: { url: string; attribution: string };
+  /** The site's address for absolute links in share previews (`PUBLIC_URL`); the request's host otherwise. */
+  publicUrl?: string;
 }
 
 export const DEFAULT_MAP_TILES = {
@@ -75,8 +79,23 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
     reply.header('cache-control', 'no-cache').send(options.remotes),
   );
 
+  // Cameras as the public camera list shows them, asked through this gateway like a browser would.
+  const cameraNamed = createCameraLookup(async () => {
+    const answer = await app.inject({ url: '/api/Webcam/GetImages' });
+    return answer.statusCode === 200 ? (answer.json() as CameraListItem[]) : null;
+  });
+  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  /** index.html with the page's description and share preview: crawlers run no JavaScript. */
+  async function pageHtml(request: FastifyRequest, path: string): Promise<string> {
+    const html = await readFile(join(shellDir, 'index.html'), 'utf8');
+    const origin = publicUrl ?? `${request.protocol}://${request.host}`;
+    const name = cameraOfPage(path);
+    const camera = name ? await cameraNamed(name) : undefined;
+    return withPageMeta(html, camera ? cameraPageMeta(origin, camera) : sitePageMeta(origin, path));
+  }
+
   // Unknown paths: JSON 404 for APIs and files, the shell's index.html for pages (the shell routes them).
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const looksLikePage =
       (request.method === 'GET' || request.method === 'HEAD') &&
@@ -86,7 +105,7 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .sendFile('index.html', shellDir);
+        .send(await pageHtml(request, path));
     }
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${path} not found`));
   });

@@ -43,3 +43,8 @@ export const REMOTES = [
 export type RemoteName = (typeof REMOTES)[number]['name'];
 
 export const SITE_NAME = 'Seecam Zürichsee';
+/** What the site is, in a sentence: page description, share previews, app manifest. */
+export const SITE_DESCRIPTION =
+  'Aktuelle Bilder der Webcams rund um den Zürichsee, auf der Karte und in der Liste, alle paar Minuten neu.';
+/** The page's colour: browser bar, installed app. */
+export const THEME_COLOR = '#0b5c8c';

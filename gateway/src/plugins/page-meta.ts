@@ -1,0 +1,127 @@
+import { type CameraListItem, isValidCameraName, SITE_DESCRIPTION, SITE_NAME } from '@lakecams/contracts';
+
+/** What a page says about itself to search engines and share previews, which run no JavaScript. */
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** Absolute URL of the page. */
+  url: string;
+  /** Absolute URL of its picture, with a text for those who cannot see it. */
+  image?: { url: string; alt: string };
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+
+/** The head tags of a page: description, Open Graph and Twitter card, every value escaped. */
+export function renderPageMeta(meta: PageMeta): string {
+  const tag = (attribute: 'name' | 'property', key: string, value: string) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
+  return [
+    tag('name', 'description', meta.description),
+    tag('property', 'og:site_name', SITE_NAME),
+    tag('property', 'og:type', 'website'),
+    tag('property', 'og:locale', 'de_CH'),
+    tag('property', 'og:title', meta.title),
+    tag('property', 'og:description', meta.description),
+    tag('property', 'og:url', meta.url),
+    ...(meta.image
+      ? [tag('property', 'og:image', meta.image.url), tag('property', 'og:image:alt', meta.image.alt)]
+      : []),
+    tag('name', 'twitter:card', meta.image ? 'summary_large_image' : 'summary'),
+    tag('name', 'twitter:title', meta.title),
+    tag('name', 'twitter:description', meta.description),
+    ...(meta.image ? [tag('name', 'twitter:image', meta.image.url)] : []),
+  ].join('');
+}
+
+const DESCRIPTION_TAG = /<meta\s+name="description"[^>]*>/i;
+
+/** The shell's index.html with the page's title and meta tags in place of its generic description. */
+export function withPageMeta(html: string, meta: PageMeta): string {
+  const tags = renderPageMeta(meta);
+  const titled = html.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(meta.title)}</title>`);
+  return DESCRIPTION_TAG.test(titled)
+    ? titled.replace(DESCRIPTION_TAG, () => tags)
+    : titled.replace(/<\/head>/i, () => `${tags}</head>`);
+}
+
+/** `/webcam/Richterswil` → `Richterswil`; null for other pages and for names no camera can have. */
+export function cameraOfPage(path: string): string | null {
+  const match = /^\/webcam\/([^/]+)\/?$/.exec(path);
+  if (!match) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(match[1] as string);
+  } catch {
+    return null;
+  }
+  return isValidCameraName(name) ? name : null;
+}
+
+/** `202611251310` → `25.11.2026, 13:10` (image names are already Zurich time). */
+const momentText = (imageName: string) =>
+  `${imageName.slice(6, 8)}.${imageName.slice(4, 6)}.${imageName.slice(0, 4)}, ${imageName.slice(8, 10)}:${imageName.slice(10, 12)}`;
+
+export function sitePageMeta(origin: string, path: string): PageMeta {
+  return { title: SITE_NAME, description: SITE_DESCRIPTION, url: `${origin}${path === '/' ? '/' : path}` };
+}
+
+/**
+ * A camera page: its name, when its current picture was taken and how often a new one comes, and that
+ * picture at the quality everybody gets (the crawler has no account and no partner page).
+ */
+export function cameraPageMeta(origin: string, item: CameraListItem): PageMeta {
+  const { name, intervalMin } = item.webcam;
+  const latest = item.images
+    .filter((image) => image !== null)
+    .map((image) => image.name)
+    .sort()
+    .at(-1);
+  const every = intervalMin === 1 ? 'jede Minute' : `alle ${intervalMin} Minuten`;
+  const description = latest
+    ? `Webcam ${name} am Zürichsee: das aktuelle Bild vom ${momentText(latest)} Uhr, ${every} ein neues.`
+    : `Webcam ${name} am Zürichsee, ${every} ein neues Bild.`;
+  const path = `/webcam/${encodeURIComponent(name)}`;
+  return {
+    title: `${SITE_NAME} – ${name}`,
+    description,
+    url: `${origin}${path}`,
+    ...(latest
+      ? {
+          image: {
+            url: `${origin}/api/Image/Get/camera/${encodeURIComponent(name)}/${latest}.jpg`,
+            alt: `Bild der Webcam ${name} vom ${momentText(latest)} Uhr`,
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The camera list as the public API gives it, fetched at most every `ttlMs`: crawlers and page loads
+ * need no fresher picture than a share preview shows. A failed fetch keeps the last list.
+ */
+export function createCameraLookup(
+  fetchList: () => Promise<CameraListItem[] | null>,
+  ttlMs = 30_000,
+  now: () => number = Date.now,
+): (name: string) => Promise<CameraListItem | undefined> {
+  let cameras = new Map<string, CameraListItem>();
+  let fetchedAt = Number.NEGATIVE_INFINITY;
+  let pending: Promise<void> | null = null;
+  const refresh = async () => {
+    const list = await fetchList().catch(() => null);
+    fetchedAt = now();
+    if (list) cameras = new Map(list.map((item) => [item.webcam.name, item]));
+  };
+  return async (name) => {
+    if (now() - fetchedAt >= ttlMs) {
+      pending ??= refresh().finally(() => {
+        pending = null;
+      });
+      await pending;
+    }
+    return cameras.get(name);
+  };
+}

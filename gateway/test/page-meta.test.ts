@@ -1,0 +1,242 @@
+import { type CameraListItem, SERVICES, SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
+import { createLogger } from '@lakecams/service-kit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
+import {
+  cameraOfPage,
+  cameraPageMeta,
+  createCameraLookup,
+  escapeHtml,
+  renderPageMeta,
+  withPageMeta,
+} from '../src/plugins/page-meta.ts';
+import type { ServiceTargets } from '../src/service-targets.ts';
+
+const SHELL = fileURLToPath(new URL('../../shell/', import.meta.url));
+const camera = (name: string, images: (string | null)[], intervalMin = 10): CameraListItem => ({
+  webcam: { id: 1, name, pattern: '', distance: 5, angle: 60, intervalMin, webcamType: 'STATIC' },
+  images: images.map((image) => (image ? { name: image, lat: 47.2, lng: 8.7, direction: 90, webcamId: 1 } : null)),
+});
+/** Every `<meta>` of a page as name/property → content (content unescaped as a browser reads it). */
+function metaOf(html: string): Record<string, string> {
+  const decodeEntities = (text: string) =>
+    text.replace(
+      /&(amp|lt|gt|quot|#39);/g,
+      (_, e) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e as 'amp'],
+    );
+  return Object.fromEntries(
+    [...html.matchAll(/<meta (?:name|property)="([^"]+)" content="([^"]*)">/g)].map((m) => [
+      m[1],
+      decodeEntities(m[2] ?? ''),
+    ]),
+  );
+}
+
+describe('page meta', () => {
+  it('escapes everything it writes into HTML', () => {
+    expect(escapeHtml(`"><script>alert('x')</script>&`)).toBe(
+      '&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;',
+    );
+    const html = renderPageMeta({ title: '<b>', description: '"quoted"', url: 'https://x.example/?a=1&b=2' });
+    expect(html).not.toMatch(/<b>|"quoted"|&b=/);
+    expect(metaOf(html)).toMatchObject({ 'og:title': '<b>', description: '"quoted"', 'twitter:card': 'summary' });
+  });
+
+  it('replaces the generic description and title of index.html, once', () => {
+    const shell = '<html><head><title>Seecam</title><meta name="description" content="generic"></head></html>';
+    const page = withPageMeta(shell, { title: 'A – B', description: 'about B', url: 'https://x.example/b' });
+    expect(page).toContain('<title>A – B</title>');
+    expect(page.match(/name="description"/g)).toHaveLength(1);
+    expect(metaOf(page).description).toBe('about B');
+  });
+
+  it('reads camera pages, and only names a camera can have', () => {
+    expect(cameraOfPage('/webcam/Richterswil')).toBe('Richterswil');
+    expect(cameraOfPage('/webcam/See_Blick-2/')).toBe('See_Blick-2');
+    expect(cameraOfPage('/webcam/%22%3E%3Cscript%3E')).toBeNull();
+    expect(cameraOfPage('/webcam/%E0%A4%A')).toBeNull();
+    expect(cameraOfPage('/webcams')).toBeNull();
+    expect(cameraOfPage('/webcam/a/b')).toBeNull();
+  });
+
+  it("describes a camera by its current picture, which is the share preview's image", () => {
+    const meta = cameraPageMeta('https://seecam.example', camera('Ufer', ['202611251300', '202611251310', null], 5));
+    expect(meta.title).toBe(`${SITE_NAME} – Ufer`);
+    expect(meta.description).toBe(
+      'Webcam Ufer am Zürichsee: das aktuelle Bild vom 25.11.2026, 13:10 Uhr, alle 5 Minuten ein neues.',
+    );
+    expect(meta.image?.url).toBe('https://seecam.example/api/Image/Get/camera/Ufer/202611251310.jpg');
+    expect(cameraPageMeta('https://s.example', camera('Ufer', [null], 1)).image).toBeUndefined();
+  });
+
+  it('asks for the camera list at most once per interval, and keeps the last list when a fetch fails', async () => {
+    let clock = 0;
+    let calls = 0;
+    let fail = false;
+    const lookup = createCameraLookup(
+      async () => {
+        calls += 1;
+        if (fail) throw new Error('down');
+        return [camera('Ufer', ['202611251310'])];
+      },
+      30_000,
+      () => clock,
+    );
+    await Promise.all([lookup('Ufer'), lookup('Ufer')]);
+    expect((await lookup('Ufer'))?.webcam.name).toBe('Ufer');
+    expect(await lookup('Nirgends')).toBeUndefined();
+    expect(calls).toBe(1);
+    clock = 30_000;
+    fail = true;
+    expect((await lookup('Ufer'))?.webcam.name).toBe('Ufer');
+    expect(calls).toBe(2);
+  });
+});
+
+describe('the gateway serves pages with share previews, icons and the app manifest', () => {
+  let root: string;
+  let gateway: FastifyInstance;
+  let secondGateway: FastifyInstance;
+  const services: FastifyInstance[] = [];
+  let listFetches = 0;
+
+  beforeAll(async () => {
+    // The shell's build: its template rendered as the build does, its public files copied.
+    root = await mkdtemp(join(tmpdir(), 'lakecams-page-meta-'));
+    const dist = join(root, 'shell', 'dist');
+    await mkdir(dist, { recursive: true });
+    await cp(join(SHELL, 'public'), dist, { recursive: true });
+    const template = await readFile(join(SHELL, 'src', 'index.ejs'), 'utf8');
+    const parameters: Record<string, string> = {
+      siteName: SITE_NAME,
+      siteDescription: SITE_DESCRIPTION,
+      themeColor: THEME_COLOR,
+    };
+    await writeFile(
+      join(dist, 'index.html'),
+      template.replace(/<%- (\w+) %>/g, (_, key: string) => parameters[key] ?? ''),
+    );
+    const targets = {} as Record<string, { kind: 'local'; app: FastifyInstance }>;
+    for (const service of SERVICES) {
+      const app = Fastify();
+      if (service === 'webcam') {
+        app.get('/api/Webcam/GetImages', async () => {
+          listFetches += 1;
+          return [camera('Seesicht', ['202611251310'], 10), camera('See_Blick-2', ['202611251305'])];
+        });
+      }
+      await app.ready();
+      services.push(app);
+      targets[service] = { kind: 'local', app };
+    }
+    const common = {
+      logger: createLogger('silent'),
+      targets: targets as unknown as ServiceTargets,
+      frontendRoot: root,
+      remotes: {},
+    };
+    gateway = await buildGateway(common);
+    secondGateway = await buildGateway({ ...common, publicUrl: 'https://seecam.example/' });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await secondGateway?.close();
+    for (const app of services) await app.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const page = async (app: FastifyInstance, url: string, host = 'portal.example:8080') => {
+    const answer = await app.inject({ url, headers: { host } });
+    expect(answer.statusCode, url).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    return { html: answer.body, meta: metaOf(answer.body) };
+  };
+
+  it("gives a camera page its title, description and current picture as absolute URLs of the request's host", async () => {
+    const { html, meta } = await page(gateway, '/webcam/Seesicht');
+    expect(meta).toMatchObject({
+      description:
+        'Webcam Seesicht am Zürichsee: das aktuelle Bild vom 25.11.2026, 13:10 Uhr, alle 10 Minuten ein neues.',
+      'og:title': `${SITE_NAME} – Seesicht`,
+      'og:url': 'http://portal.example:8080/webcam/Seesicht',
+      'og:image': 'http://portal.example:8080/api/Image/Get/camera/Seesicht/202611251310.jpg',
+      'twitter:card': 'summary_large_image',
+    });
+    expect(meta['og:description']).toBe(meta.description);
+    expect(html).toContain(`<title>${SITE_NAME} – Seesicht</title>`);
+    expect(html.match(/name="description"/g)).toHaveLength(1);
+    // The page is still the shell: its links stay.
+    expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
+  });
+
+  it('uses PUBLIC_URL when set, and asks for the camera list once for many pages', async () => {
+    const before = listFetches;
+    const { meta } = await page(secondGateway, '/webcam/See_Blick-2');
+    expect(meta['og:url']).toBe('https://seecam.example/webcam/See_Blick-2');
+    expect(meta['og:image']).toBe('https://seecam.example/api/Image/Get/camera/See_Blick-2/202611251305.jpg');
+    await page(secondGateway, '/webcam/Seesicht');
+    await page(secondGateway, '/webcam/See_Blick-2');
+    expect(listFetches - before).toBe(1);
+  });
+
+  it('gives unknown cameras and other pages the site description, and escapes what the request brings', async () => {
+    for (const url of ['/webcam/Nirgends', '/webcams', '/webcam/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E']) {
+      const { meta } = await page(gateway, url);
+      expect(meta, url).toMatchObject({
+        description: SITE_DESCRIPTION,
+        'og:title': SITE_NAME,
+        'twitter:card': 'summary',
+      });
+      expect(meta['og:image'], url).toBeUndefined();
+    }
+    const hostile = await page(gateway, '/webcam/Seesicht', 'evil.example"><script>alert(1)</script>');
+    expect(hostile.html).not.toContain('<script>alert(1)');
+    expect(hostile.meta['og:image']).toBe(
+      'http://evil.example"><script>alert(1)</script>/api/Image/Get/camera/Seesicht/202611251310.jpg',
+    );
+  });
+
+  it('serves the app manifest as JSON, with icons of 192 and 512 pixels that answer as PNG', async () => {
+    const answer = await gateway.inject({ url: '/manifest.webmanifest' });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    const manifest = JSON.parse(answer.body) as {
+      name: string;
+      short_name: string;
+      start_url: string;
+      display: string;
+      theme_color: string;
+      icons: { src: string; sizes: string; type: string }[];
+    };
+    expect(manifest).toMatchObject({
+      name: SITE_NAME,
+      start_url: '/',
+      display: 'standalone',
+      theme_color: THEME_COLOR,
+    });
+    expect(manifest.short_name.length).toBeLessThanOrEqual(12);
+    for (const size of [192, 512]) {
+      const icon = manifest.icons.find((entry) => entry.sizes === `${size}x${size}`);
+      expect(icon?.type).toBe('image/png');
+      const png = await gateway.inject({ url: icon?.src ?? '' });
+      expect(png.statusCode).toBe(200);
+      expect(png.headers['content-type']).toBe('image/png');
+      // Width and height from the PNG header (IHDR).
+      expect([png.rawPayload.readUInt32BE(16), png.rawPayload.readUInt32BE(20)]).toEqual([size, size]);
+    }
+    for (const [url, type] of [
+      ['/favicon.svg', 'image/svg+xml'],
+      ['/favicon.png', 'image/png'],
+      ['/apple-touch-icon.png', 'image/png'],
+    ]) {
+      const icon = await gateway.inject({ url });
+      expect([url, icon.statusCode, String(icon.headers['content-type']).split(';')[0]]).toEqual([url, 200, type]);
+    }
+  });
+});
