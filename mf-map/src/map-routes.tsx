@@ -19,6 +19,10 @@ const ReferersListPage = lazyPage(
   () => import(/* webpackChunkName: "referers-list-page" */ './pages/referers-list-page.tsx'),
   'ReferersListPage',
 );
+const BestofPage = lazyPage(
+  () => import(/* webpackChunkName: "bestof-page" */ './pages/bestof-page.tsx'),
+  'BestofPage',
+);
 const PrivacyPage = lazyPage(
   () => import(/* webpackChunkName: "privacy-page" */ './pages/privacy-page.tsx'),
   'PrivacyPage',
@@ -34,6 +38,7 @@ export function MapRoutes() {
         <Route path="webcams" element={<WebcamsPage />} />
         <Route path="referes-list" element={<ReferersListPage />} />
         <Route path="datenschutz" element={<PrivacyPage />} />
+        <Route path="bestof" element={<BestofPage />} />
       </Routes>
     </Suspense>
   );

@@ -12,6 +12,7 @@ const HEADINGS: Record<(typeof ROUTES)[number], string> = {
   webcams: 'Alle Webcams',
   'referes-list': 'Preise und Referenzen',
   datenschutz: 'Datenschutz',
+  bestof: 'Bilder des Tages',
 };
 
 describe('mf-map routes', () => {

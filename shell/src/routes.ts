@@ -13,6 +13,7 @@ export const PAGE_TITLES: Readonly<Record<RoutePath, PageTitle>> = {
   webcams: 'Alle Webcams',
   'referes-list': 'Preise und Referenzen',
   datenschutz: 'Datenschutz',
+  bestof: 'Bilder des Tages',
   login: 'Anmelden',
   register: 'Registrieren',
   confirmRegistration: 'Registrierung bestätigen',

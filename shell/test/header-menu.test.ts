@@ -17,16 +17,16 @@ const hrefs = (s: AuthState) => menuEntries(s).map((entry) => (entry.kind === 'l
 
 describe('header menu (spec §2 "Header menu", §6)', () => {
   it('anonymous: Register and Log on, no profile, no log off', () => {
-    expect(hrefs(EMPTY_AUTH_STATE)).toEqual(['/webcams', '/register', '/login', SOCIAL_LINK.href]);
+    expect(hrefs(EMPTY_AUTH_STATE)).toEqual(['/webcams', '/bestof', '/register', '/login', SOCIAL_LINK.href]);
   });
 
   it('confirmed email: My Profile and Log off instead of Register and Log on', () => {
-    expect(hrefs(signedIn())).toEqual(['/webcams', '/user', 'logout', SOCIAL_LINK.href]);
+    expect(hrefs(signedIn())).toEqual(['/webcams', '/bestof', '/user', 'logout', SOCIAL_LINK.href]);
   });
 
   it('email not confirmed: Register and Log on, even when signed in', () => {
     const unconfirmed = signedIn({ user: testUser({ emailConfirmed: false }) });
-    expect(hrefs(unconfirmed)).toEqual(['/webcams', '/register', '/login', SOCIAL_LINK.href]);
+    expect(hrefs(unconfirmed)).toEqual(['/webcams', '/bestof', '/register', '/login', SOCIAL_LINK.href]);
   });
 
   it('Camera setup only with referers, or for admins', () => {
@@ -38,6 +38,7 @@ describe('header menu (spec §2 "Header menu", §6)', () => {
     const admin = hrefs(signedIn({ isAdmin: true, roles: ['Admin'] }));
     expect(admin).toEqual([
       '/webcams',
+      '/bestof',
       '/edit/referer/cameras',
       '/impersonate',
       '/jobs',

@@ -12,6 +12,7 @@ describe('route matching', () => {
     ['/webcams/', 'mf_map', 'webcams'],
     ['/referes-list', 'mf_map', 'referes-list'],
     ['/datenschutz', 'mf_map', 'datenschutz'],
+    ['/bestof', 'mf_map', 'bestof'],
     ['/login', 'mf_account', 'login'],
     ['/confirmRegistration', 'mf_account', 'confirmRegistration'],
     ['/edit/webcams', 'mf_admin', 'edit/webcams'],
@@ -72,6 +73,7 @@ describe('page titles', () => {
   it('prefixes every other page with the site name', () => {
     expect(documentTitle('/webcams')).toBe(`${SITE_NAME} – Alle Webcams`);
     expect(documentTitle('/login')).toBe(`${SITE_NAME} – Anmelden`);
+    expect(documentTitle('/bestof')).toBe(`${SITE_NAME} – Bilder des Tages`);
     expect(documentTitle('/edit/webcams')).toBe(`${SITE_NAME} – Webcams bearbeiten`);
   });
 

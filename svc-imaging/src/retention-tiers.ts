@@ -101,7 +101,10 @@ export function planRetention(
     const keep = keptOfDay(dayPictures, tierOfDay(day, boundaries), choices.get(key));
     if (keep.length === dayPictures.length) continue;
     const kept = new Set(keep);
-    const remove = dayPictures.map((picture) => picture.name).filter((name) => !kept.has(name)).sort();
+    const remove = dayPictures
+      .map((picture) => picture.name)
+      .filter((name) => !kept.has(name))
+      .sort();
     plans.push({ webcamId: Number(webcamId), day, keep, remove });
   }
   return plans.sort((a, b) => a.webcamId - b.webcamId || (a.day < b.day ? -1 : 1));

@@ -194,30 +194,37 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     }
   });
 
-  it('prunes images older than the retention once a day, files and rows, and tells svc-webcam', async () => {
-    const pruned: unknown[] = [];
+  it('thins images older than the retention once a day to the best of each hour, files and rows, and tells svc-webcam', async () => {
+    const thinned: unknown[] = [];
     await bus.consume(
       (message) => {
-        pruned.push(message.data);
+        thinned.push(message.data);
         message.ack();
       },
-      { durable: 'test-pruned', filter: SUBJECTS.imagesPruned },
+      { durable: 'test-thinned', filter: SUBJECTS.imagesThinned },
     );
     const row = await cameraRow(1);
+    // The test camera sends the same bytes every time: the second picture is frozen (score 0).
     const old = new Date('2026-10-01T10:00:00Z');
+    const frozen = new Date('2026-10-01T10:20:00Z');
     await captureTick(app.captureContext, row, old);
-    const oldFile = createImageStore(storeDir).path('Testkamera', imageNameOf(old), 'POOR');
-    expect(existsSync(oldFile)).toBe(true);
+    await captureTick(app.captureContext, row, frozen);
+    const fileOf = (at: Date) => createImageStore(storeDir).path('Testkamera', imageNameOf(at), 'POOR');
+    expect(existsSync(fileOf(frozen))).toBe(true);
     const now = new Date('2026-11-22T12:00:00Z');
-    const result = await pruneImages(app.captureContext, 14, now);
+    const tiers = { retentionDays: 14, archiveDays: 365 };
+    const result = await pruneImages(app.captureContext, tiers, now);
     expect(result).toMatchObject({ outcome: 'pruned', before: '20261108', captures: 1, days: 1 });
-    expect(existsSync(oldFile)).toBe(false);
-    expect((await app.inject({ url: `/api/Image/Get/camera/Testkamera/${imageNameOf(old)}.jpg` })).statusCode).toBe(
-      404,
-    );
+    expect(existsSync(fileOf(frozen))).toBe(false);
+    expect(existsSync(fileOf(old))).toBe(true);
+    const at = (moment: Date) => app.inject({ url: `/api/Image/Get/camera/Testkamera/${imageNameOf(moment)}.jpg` });
+    expect((await at(frozen)).statusCode).toBe(404);
+    expect((await at(old)).statusCode).toBe(200);
     expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera/202611221005.jpg' })).statusCode).toBe(200);
-    await expect.poll(() => pruned).toEqual([{ before: '202611080000' }]);
-    expect(await pruneImages({ ...app.captureContext, replicaId: 'other' }, 14, now)).toEqual({ outcome: 'skipped' });
+    await expect.poll(() => thinned).toEqual([{ webcamId: 1, day: '20261001', keep: [imageNameOf(old)] }]);
+    expect(await pruneImages({ ...app.captureContext, replicaId: 'other' }, tiers, now)).toEqual({
+      outcome: 'skipped',
+    });
   });
 
   it('refuses camera URLs that are not http(s)', async () => {

@@ -26,7 +26,9 @@ function history(webcamId: number): StoredPicture[] {
 
 function survivors(pictures: StoredPicture[], choices = new Map<string, string>()): Map<string, string[]> {
   const removed = new Set(
-    planRetention(pictures, choices, TIERS, NOW).flatMap((plan) => plan.remove.map((name) => `${plan.webcamId}:${name}`)),
+    planRetention(pictures, choices, TIERS, NOW).flatMap((plan) =>
+      plan.remove.map((name) => `${plan.webcamId}:${name}`),
+    ),
   );
   const byDay = new Map<string, string[]>();
   for (const picture of pictures) {

@@ -29,7 +29,9 @@ async function lakeScene(): Promise<Buffer> {
       );
     }
   }
-  return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

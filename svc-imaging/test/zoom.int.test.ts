@@ -16,7 +16,9 @@ const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
 const VIP = '77777777-7777-4777-8777-777777777777';
 const vip = { authorization: `Bearer ${sign({ sub: VIP, role: [] })}` };
-const premium = { cookie: `${ACCESS_COOKIE}=${sign({ sub: '88888888-8888-4888-8888-888888888888', role: ['Premium'] })}` };
+const premium = {
+  cookie: `${ACCESS_COOKIE}=${sign({ sub: '88888888-8888-4888-8888-888888888888', role: ['Premium'] })}`,
+};
 const moment = imageNameOf(new Date(Date.UTC(2026, 10, 20, 9, 30)));
 const zoom = (path: string) => `/api/Image/Zoom/camera/Ufer/${path}`;
 
@@ -146,12 +148,14 @@ describe('deep-zoom tiles at the level the caller is entitled to', () => {
     }
   });
 
-  it('prunes the tiles with their picture', async () => {
+  it('prunes the tiles of days past the retention; a picture the archive keeps gets them again on request', async () => {
     await get(zoom(`${moment}.dzi?level=POOR`));
     expect(await readdir(join(zoomTilesDir, 'Ufer'))).toEqual([moment.slice(0, 8)]);
-    const result = await pruneImages(app.captureContext, 14, new Date(Date.UTC(2026, 11, 20)));
+    const tiers = { retentionDays: 14, archiveDays: 365 };
+    const result = await pruneImages(app.captureContext, tiers, new Date(Date.UTC(2026, 11, 20)));
     expect(result.outcome).toBe('pruned');
     expect(await readdir(join(zoomTilesDir, 'Ufer'))).toEqual([]);
-    expect((await get(zoom(`${moment}.dzi?level=POOR`))).statusCode).toBe(404);
+    // The day's only picture is its best: the archive keeps it, with its tiles made anew.
+    expect((await get(zoom(`${moment}.dzi?level=POOR`))).statusCode).toBe(200);
   });
 });

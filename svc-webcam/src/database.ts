@@ -18,6 +18,15 @@ export interface WebcamImagesTable {
   lat: number;
   lng: number;
   direction: number;
+  /** svc-imaging's quality score, 0–100; null for pictures captured before scoring. */
+  score: number | null;
+}
+
+/** An admin's choice of a camera's best picture of a day (`yyyyMMdd`), over the highest score. */
+export interface BestOfChoicesTable {
+  webcamId: number;
+  day: string;
+  name: string;
 }
 
 export interface NewsTable {
@@ -61,6 +70,7 @@ export interface RefererBookingsTable {
 export interface Database {
   webcams: WebcamsTable;
   webcamImages: WebcamImagesTable;
+  bestOfChoices: BestOfChoicesTable;
   news: NewsTable;
   knownUsers: KnownUsersTable;
   cameraPermissions: CameraPermissionsTable;

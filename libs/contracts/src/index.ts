@@ -1,3 +1,4 @@
+export * from './best-of.ts';
 export * from './domain.ts';
 export * from './identity.ts';
 export * from './picture-limits.ts';

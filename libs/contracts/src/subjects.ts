@@ -15,6 +15,10 @@ export const SUBJECTS = {
   imageCaptured: 'imaging.image.captured',
   captureFailed: 'imaging.capture.failed',
   imagesPruned: 'imaging.images.pruned',
+  /** `ImagesThinned`: the archive tiers left a camera's day with only these pictures. */
+  imagesThinned: 'imaging.images.thinned',
+  /** `BestOfChosen`: an admin chose a day's best picture (or gave the choice back to the score). */
+  bestOfChosen: 'webcam.bestof.chosen',
   userChanged: 'identity.user.changed',
   /** `AccessRevocation`: access tokens refused from now on (log-off); every replica of every service follows it. */
   accessRevoked: 'identity.access.revoked',

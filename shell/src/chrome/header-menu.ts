@@ -17,7 +17,7 @@ const link = (href: string, label: string): MenuEntry => ({ kind: 'link', href, 
 /** Spec §2 "Header menu" and §6, rule by rule, for the current authentication state. */
 export function menuEntries(state: AuthState): MenuEntry[] {
   const confirmed = state.user?.emailConfirmed === true;
-  const entries: MenuEntry[] = [link('/webcams', 'Webcams')];
+  const entries: MenuEntry[] = [link('/webcams', 'Webcams'), link('/bestof', 'Bilder des Tages')];
   // §2 shows Camera setup to users with referers, §6 also to admins (they configure every url).
   if (state.hasReferes || state.isAdmin) entries.push(link('/edit/referer/cameras', 'Kamera-Einrichtung'));
   if (state.isAdmin || impersonatedUserId(state) !== null) entries.push(link('/impersonate', 'Benutzer vertreten'));

@@ -114,7 +114,8 @@ function laplacianVariance(luma: Float64Array, width: number, height: number): n
 export function scoreOfMeasures(measures: PictureMeasures): number {
   // Saturating curves: beyond a crisp, lively picture more of a property adds nothing.
   const sharpness = measures.laplacianVariance / (measures.laplacianVariance + 100);
-  const exposure = Math.max(0, 1 - Math.abs(measures.meanLuminance - 0.5) / 0.5) * Math.max(0, 1 - 2 * measures.clipped);
+  const exposure =
+    Math.max(0, 1 - Math.abs(measures.meanLuminance - 0.5) / 0.5) * Math.max(0, 1 - 2 * measures.clipped);
   const contrast = Math.min(1, measures.luminanceSpread / 0.22);
   const colourfulness = Math.min(1, measures.colourfulness / 60);
   const weighed =
@@ -126,7 +127,12 @@ export function scoreOfMeasures(measures: PictureMeasures): number {
 }
 
 export async function fingerprintOf(input: Buffer): Promise<Buffer> {
-  return sharp(input).rotate().resize(FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height, { fit: 'fill' }).greyscale().raw().toBuffer();
+  return sharp(input)
+    .rotate()
+    .resize(FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height, { fit: 'fill' })
+    .greyscale()
+    .raw()
+    .toBuffer();
 }
 
 /** Same bytes, or pictures whose fingerprints barely differ: the camera delivers a frozen picture. */
@@ -135,7 +141,8 @@ export function isFrozen(contentHash: string, fingerprint: Buffer, previous: Pre
   if (previous.contentHash === contentHash) return true;
   if (!previous.fingerprint || previous.fingerprint.length !== fingerprint.length) return false;
   let difference = 0;
-  for (let i = 0; i < fingerprint.length; i++) difference += Math.abs((fingerprint[i] as number) - (previous.fingerprint[i] as number));
+  for (let i = 0; i < fingerprint.length; i++)
+    difference += Math.abs((fingerprint[i] as number) - (previous.fingerprint[i] as number));
   return difference / fingerprint.length < FROZEN_DIFFERENCE;
 }
 

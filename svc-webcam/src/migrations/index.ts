@@ -2,9 +2,11 @@ import type { Migration } from 'kysely/migration';
 import * as webcams from './2026-11-22-01-webcams.ts';
 import * as access from './2026-11-22-02-access.ts';
 import * as outbox from './2026-11-25-01-outbox.ts';
+import * as bestOf from './2026-11-25-02-best-of.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-webcams': webcams,
   '2026-11-22-02-access': access,
   '2026-11-25-01-outbox': outbox,
+  '2026-11-25-02-best-of': bestOf,
 };

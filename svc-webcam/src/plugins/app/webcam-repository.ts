@@ -1,13 +1,13 @@
-import { type CameraListItem, type Image, SUBJECTS, type Webcam } from '@lakecams/contracts';
+import { type CameraListItem, type CapturedImage, type Image, SUBJECTS, type Webcam } from '@lakecams/contracts';
 import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { Database, NewWebcam, WebcamImageRow } from '../../database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export function toImage(row: WebcamImageRow): Image {
+export function toImage(row: Omit<WebcamImageRow, 'score'>): Image {
   return {
     lat: row.lat,
     lng: row.lng,
@@ -129,22 +129,56 @@ export function createWebcamRepository(db: Db) {
       return db.insertInto('webcams').values(webcam).returningAll().executeTakeFirstOrThrow();
     },
 
-    async recordImage(image: Image): Promise<void> {
+    async recordImage(image: CapturedImage): Promise<void> {
+      const { webcamId, name, lat, lng, direction } = image;
+      const score = image.score ?? null;
       await db
         .insertInto('webcamImages')
-        .values(image)
-        .onConflict((oc) =>
-          oc.columns(['webcamId', 'name']).doUpdateSet({
-            lat: image.lat,
-            lng: image.lng,
-            direction: image.direction,
-          }),
-        )
+        .values({ webcamId, name, lat, lng, direction, score })
+        .onConflict((oc) => oc.columns(['webcamId', 'name']).doUpdateSet({ lat, lng, direction, score }))
         .execute();
     },
 
     async forgetImagesBefore(name: string): Promise<void> {
       await db.deleteFrom('webcamImages').where('name', '<', name).execute();
+    },
+
+    /** The archive kept only `keep` of a camera's day (`yyyyMMdd`): the list forgets the others. */
+    async thinImages(webcamId: number, day: string, keep: readonly string[]): Promise<number> {
+      let query = db
+        .deleteFrom('webcamImages')
+        .where('webcamId', '=', webcamId)
+        .where('name', '>=', `${day}0000`)
+        .where('name', '<=', `${day}2359`);
+      if (keep.length > 0) query = query.where('name', 'not in', [...keep]);
+      return Number((await query.executeTakeFirst()).numDeletedRows);
+    },
+
+    /** The days (`yyyyMMdd`) of a month (`yyyyMM`) with pictures, and the camera's first and last day. */
+    async imageDays(webcamId: number, month: string): Promise<{ days: string[]; first?: string; last?: string }> {
+      const day = (eb: ExpressionBuilder<Database, 'webcamImages'>) =>
+        eb.fn<string>('left', [eb.ref('name'), eb.val(8)]);
+      const [days, range] = await Promise.all([
+        db
+          .selectFrom('webcamImages')
+          .select((eb) => day(eb).as('day'))
+          .where('webcamId', '=', webcamId)
+          .where('name', '>=', `${month}000000`)
+          .where('name', '<=', `${month}312359`)
+          .groupBy('day')
+          .orderBy('day')
+          .execute(),
+        db
+          .selectFrom('webcamImages')
+          .select((eb) => [eb.fn.min('name').as('first'), eb.fn.max('name').as('last')])
+          .where('webcamId', '=', webcamId)
+          .executeTakeFirst(),
+      ]);
+      return {
+        days: days.map((row) => row.day),
+        ...(range?.first ? { first: range.first.slice(0, 8) } : {}),
+        ...(range?.last ? { last: range.last.slice(0, 8) } : {}),
+      };
     },
 
     async news(): Promise<string> {

@@ -1,0 +1,79 @@
+import type { CameraBestOf, Image } from '@lakecams/contracts';
+import { useEffect, useState } from 'react';
+import { fetchImageHistory } from '../camera/image-history.ts';
+import { clockTimeOf } from '../cameras/image-time.ts';
+import { imageUrl } from '../cameras/image-urls.ts';
+import { chooseBestOf } from './best-of-api.ts';
+
+/** For admins: choose another picture of the day as the camera's best, or give the choice back to the score. */
+export function BestOfPicker({ best, day, onChosen }: { best: CameraBestOf; day: string; onChosen: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [images, setImages] = useState<Image[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    const abort = new AbortController();
+    fetchImageHistory(best.camera, day, abort.signal).then(
+      (history) => setImages(history?.images ?? []),
+      () => {
+        if (!abort.signal.aborted) setProblem('Die Bilder des Tages konnten nicht geladen werden.');
+      },
+    );
+    return () => abort.abort();
+  }, [open, best.camera, day]);
+
+  const choose = async (image: string | null) => {
+    setSaving(true);
+    setProblem(null);
+    try {
+      await chooseBestOf(best.camera, day, image);
+      setOpen(false);
+      onChosen();
+    } catch {
+      setProblem('Die Auswahl konnte nicht gespeichert werden.');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="best-of-picker">
+      <div className="best-of-picker__actions">
+        <button type="button" className="button-quiet" onClick={() => setOpen((shown) => !shown)} aria-expanded={open}>
+          {open ? 'Auswahl schliessen' : 'Anderes Bild wählen'}
+        </button>
+        {best.chosenBy === 'admin' && (
+          <button type="button" className="button-quiet" disabled={saving} onClick={() => choose(null)}>
+            Automatisch wählen
+          </button>
+        )}
+      </div>
+      {problem && (
+        <p className="status-note status-note--error" role="alert">
+          {problem}
+        </p>
+      )}
+      {open && images === null && <p role="status">Bilder werden geladen …</p>}
+      {open && images && (
+        <ul className="best-of-picker__images" aria-label={`Bilder von ${best.camera}`}>
+          {images.map((image) => (
+            <li key={image.name}>
+              <button
+                type="button"
+                disabled={saving}
+                aria-pressed={image.name === best.name}
+                onClick={() => choose(image.name)}
+                title={`${clockTimeOf(image.name)} Uhr als Bild des Tages wählen`}
+              >
+                <img src={imageUrl(best.camera, image.name)} alt="" width={96} height={54} loading="lazy" />
+                <span>{clockTimeOf(image.name)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
