@@ -1,7 +1,7 @@
 import type { PathOptions } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import 'leaflet.markercluster/dist/MarkerCluster.css';
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { MapContainer, Polygon, TileLayer, Tooltip, useMap } from 'react-leaflet';
 import { useNavigate } from 'react-router';
 import { cameraPath, type ListedCamera, positionedCameras } from '../cameras/camera-list.ts';
@@ -10,6 +10,7 @@ import { clockTimeOf } from '../cameras/image-time.ts';
 import { imageUrl } from '../cameras/image-urls.ts';
 import { ClusteredMarkers } from './clustered-markers.tsx';
 import { MAP_VIEW, type MapTiles } from './map-settings.ts';
+import { type TileCounts, tilesUnavailable } from './tile-health.ts';
 import { viewCone } from './view-cone.ts';
 import './camera-map.css';
 
@@ -25,13 +26,21 @@ const CONE_HIGHLIGHTED: PathOptions = {
 export interface CameraMapProps {
   cameras: readonly ListedCamera[];
   tiles: MapTiles;
+  /** Called once when most tiles fail to load (tile server down or blocked). */
+  onTilesUnavailable?: () => void;
 }
 
+/** Largest first, so a small cone drawn inside a large one stays on top and can be hit. */
+const byConeArea = (a: ListedCamera, b: ListedCamera) =>
+  b.webcam.angle * b.webcam.distance ** 2 - a.webcam.angle * a.webcam.distance ** 2;
+
 /** The satellite map of the home page (a lazily loaded chunk: Leaflet and clustering weigh more than the rest of mf-map). */
-export default function CameraMap({ cameras, tiles }: CameraMapProps) {
+export default function CameraMap({ cameras, tiles, onTilesUnavailable }: CameraMapProps) {
   const navigate = useNavigate();
   const [highlighted, setHighlighted] = useState<number | null>(null);
   const positioned = useMemo(() => positionedCameras(cameras), [cameras]);
+  const cones = useMemo(() => [...positioned].sort(byConeArea), [positioned]);
+  const tileEvents = useTileHealth(onTilesUnavailable);
   const open = useCallback((name: string) => navigate(cameraPath(name)), [navigate]);
 
   return (
@@ -43,9 +52,9 @@ export default function CameraMap({ cameras, tiles }: CameraMapProps) {
       maxZoom={MAP_VIEW.maxZoom}
       scrollWheelZoom={MAP_VIEW.scrollWheelZoom}
     >
-      <TileLayer url={tiles.url} attribution={tiles.attribution} />
+      <TileLayer url={tiles.url} attribution={tiles.attribution} eventHandlers={tileEvents} />
       <ResizeAfterMount />
-      {positioned.map((camera) => (
+      {cones.map((camera) => (
         <ViewCone
           key={camera.webcam.id}
           camera={camera}
@@ -57,6 +66,30 @@ export default function CameraMap({ cameras, tiles }: CameraMapProps) {
       <ClusteredMarkers cameras={positioned} onOpen={open} onHighlight={setHighlighted} />
     </MapContainer>
   );
+}
+
+/** Counts the tiles Leaflet loads and fails to load, and tells once when the map has no usable background. */
+function useTileHealth(onTilesUnavailable: (() => void) | undefined) {
+  const report = useRef(onTilesUnavailable);
+  report.current = onTilesUnavailable;
+  return useMemo(() => {
+    const counts: TileCounts = { loaded: 0, failed: 0 };
+    let told = false;
+    const judge = () => {
+      if (told || !tilesUnavailable(counts)) return;
+      told = true;
+      report.current?.();
+    };
+    return {
+      tileload: () => {
+        counts.loaded += 1;
+      },
+      tileerror: () => {
+        counts.failed += 1;
+        judge();
+      },
+    };
+  }, []);
 }
 
 /** The tab panel may still be settling its size when Leaflet measures it. */

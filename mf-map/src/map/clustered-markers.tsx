@@ -22,10 +22,13 @@ function clusterIcon(cluster: L.MarkerCluster): L.DivIcon {
   const count = cluster.getChildCount();
   return L.divIcon({
     className: 'camera-cluster',
-    html: `<span aria-hidden="true">${count}</span><span class="visually-hidden">${count} Kameras, zum Vergrössern wählen</span>`,
+    html: `<span aria-hidden="true">${count}</span><span class="visually-hidden">${count} Kameras, zum Anzeigen wählen</span>`,
     iconSize: [36, 36],
   });
 }
+
+/** Phones and tablets: a finger cannot aim at one of several cones, and zooming into a cluster may take several taps. */
+const isTouchScreen = () => typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
 
 /** Camera markers in a marker-cluster group; they change only when a camera moves, not with every new picture. */
 export function ClusteredMarkers({ cameras, onOpen, onHighlight }: ClusteredMarkersProps) {
@@ -33,15 +36,18 @@ export function ClusteredMarkers({ cameras, onOpen, onHighlight }: ClusteredMark
   const handlers = useRef({ onOpen, onHighlight });
   handlers.current = { onOpen, onHighlight };
 
-  const group = useMemo(
-    () =>
-      L.markerClusterGroup({
-        maxClusterRadius: MAP_VIEW.clusterRadius,
-        showCoverageOnHover: false,
-        iconCreateFunction: clusterIcon,
-      }),
-    [],
-  );
+  const group = useMemo(() => {
+    const touch = isTouchScreen();
+    const clusters = L.markerClusterGroup({
+      maxClusterRadius: MAP_VIEW.clusterRadius,
+      showCoverageOnHover: false,
+      // On a touch screen one tap spreads a cluster's cameras out, whatever the zoom: each is then one tap away.
+      zoomToBoundsOnClick: !touch,
+      iconCreateFunction: clusterIcon,
+    });
+    if (touch) clusters.on('clusterclick', (event) => (event as L.LeafletEvent & { layer: L.MarkerCluster }).layer.spiderfy());
+    return clusters;
+  }, []);
 
   useEffect(() => {
     map.addLayer(group);

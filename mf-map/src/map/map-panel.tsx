@@ -1,4 +1,5 @@
 import { Component, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import type { ListedCamera } from '../cameras/camera-list.ts';
 import { loadMapTiles, type MapTiles } from './map-settings.ts';
 
@@ -39,9 +40,11 @@ function useMapTiles(attempt: number): TilesState {
 export function MapPanel({ cameras }: { cameras: readonly ListedCamera[] }) {
   const [attempt, setAttempt] = useState(0);
   const tiles = useMapTiles(attempt);
+  const [unavailableOn, setUnavailableOn] = useState<number | null>(null);
   const retry = () => setAttempt((n) => n + 1);
   return (
     <div className="camera-map">
+      {unavailableOn === attempt && <TilesUnavailable />}
       {tiles.status === 'failed' ? (
         <MapFailure onRetry={retry} />
       ) : tiles.status === 'loading' ? (
@@ -49,7 +52,7 @@ export function MapPanel({ cameras }: { cameras: readonly ListedCamera[] }) {
       ) : (
         <MapErrorBoundary key={attempt} onRetry={retry}>
           <Suspense fallback={<MapLoading />}>
-            <CameraMap cameras={cameras} tiles={tiles.tiles} />
+            <CameraMap cameras={cameras} tiles={tiles.tiles} onTilesUnavailable={() => setUnavailableOn(attempt)} />
           </Suspense>
         </MapErrorBoundary>
       )}
@@ -65,10 +68,34 @@ function MapLoading() {
   );
 }
 
+function ToTheList() {
+  return (
+    <Link to="?ansicht=liste" replace preventScrollReset>
+      Zur Liste der Webcams
+    </Link>
+  );
+}
+
+/** Over the map, whose markers still work: the satellite tiles did not load (server down, blocked, offline). */
+function TilesUnavailable() {
+  return (
+    <div className="camera-map__unavailable" role="alert">
+      <p>
+        <strong>Karte nicht verfügbar.</strong> Die Kartenbilder konnten nicht geladen werden. <ToTheList />
+      </p>
+    </div>
+  );
+}
+
 function MapFailure({ onRetry }: { onRetry: () => void }) {
   return (
     <div className="camera-map__note" role="alert">
-      <p>Die Karte konnte nicht geladen werden. Die Liste zeigt alle Webcams.</p>
+      <p>
+        <strong>Karte nicht verfügbar.</strong> Die Liste zeigt alle Webcams.
+      </p>
+      <p>
+        <ToTheList />
+      </p>
       <button type="button" onClick={onRetry}>
         Erneut versuchen
       </button>
