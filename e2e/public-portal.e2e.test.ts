@@ -34,6 +34,7 @@ const PUBLIC_PAGES = {
   webcam: '/webcam/Rapperswil-Seedamm',
   'referes-list': '/referes-list',
   datenschutz: '/datenschutz',
+  bestof: '/bestof',
 } as const;
 
 /** What svc-imaging decorates its app with (declared in its own plugins). */
@@ -421,6 +422,24 @@ describe('the public portal in Chromium', () => {
       expect(await img.getAttribute('height')).toBe('270');
     }
     expect(await cards.first().getAttribute('href')).toMatch(/^\/webcam\//);
+    await page.close();
+  });
+
+  it('shows the best picture of every camera today at /bestof, each opening its camera at that moment', async () => {
+    const page = await open('/bestof');
+    const cards = page.locator('a.camera-card');
+    await expect.poll(() => cards.count()).toBe(DEMO_CAMERAS.length);
+    await expect.poll(() => page.locator('.best-of-nav__day').textContent()).toMatch(/^Heute, /);
+    const href = (await cards.first().getAttribute('href')) ?? '';
+    expect(href).toMatch(/^\/webcam\/[^?]+\?t=\d{12}$/);
+    const [camera, moment] = href.slice('/webcam/'.length).split('?t=') as [string, string];
+    const best = await fetch(
+      `${portal.url}/api/Webcam/GetBestOf?name=${camera}&day=${moment.slice(0, 4)}-${moment.slice(4, 6)}-${moment.slice(6, 8)}`,
+    );
+    expect(((await best.json()) as { name: string }).name).toBe(moment);
+    await page.locator('button', { hasText: 'Vorheriger Tag' }).click();
+    await expect.poll(() => page.locator('.best-of-nav__day').textContent()).not.toMatch(/^Heute/);
+    expect(page.url()).toMatch(/\/bestof\?tag=\d{4}-\d{2}-\d{2}$/);
     await page.close();
   });
 

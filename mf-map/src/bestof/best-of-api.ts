@@ -1,5 +1,5 @@
 import type { BestOf, CameraBestOf } from '@lakecams/contracts';
-import { apiJson } from '@lakecams/session';
+import { type ApiClient, apiJson } from '@lakecams/session';
 
 export const BEST_OF_DAY_PATH = '/api/Webcam/GetBestOfDay';
 export const SET_BEST_OF_PATH = '/api/Webcam/SetBestOf';
@@ -17,9 +17,9 @@ export function fetchBestOfDay(day: string | undefined, signal?: AbortSignal): P
 }
 
 /** An admin's choice of a camera's best picture of a day; `image` null lets the score choose again. */
-export function chooseBestOf(camera: string, day: string, image: string | null): Promise<BestOf> {
+export function chooseBestOf(api: ApiClient, camera: string, day: string, image: string | null): Promise<BestOf> {
   const query = new URLSearchParams({ name: camera, day, ...(image ? { image } : {}) });
-  return apiJson<BestOf>(`${SET_BEST_OF_PATH}?${query}`, { method: image ? 'PUT' : 'DELETE' });
+  return api.json<BestOf>(`${SET_BEST_OF_PATH}?${query}`, { method: image ? 'PUT' : 'DELETE' });
 }
 
 /** `2026-11-22` moved by whole days (calendar arithmetic at noon UTC, so no clock change shifts it). */

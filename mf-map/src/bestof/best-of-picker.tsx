@@ -1,4 +1,5 @@
 import type { CameraBestOf, Image } from '@lakecams/contracts';
+import { useSessionClient } from '@lakecams/session';
 import { useEffect, useState } from 'react';
 import { fetchImageHistory } from '../camera/image-history.ts';
 import { clockTimeOf } from '../cameras/image-time.ts';
@@ -11,6 +12,7 @@ export function BestOfPicker({ best, day, onChosen }: { best: CameraBestOf; day:
   const [images, setImages] = useState<Image[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const { api } = useSessionClient();
 
   useEffect(() => {
     if (!open) return;
@@ -28,7 +30,7 @@ export function BestOfPicker({ best, day, onChosen }: { best: CameraBestOf; day:
     setSaving(true);
     setProblem(null);
     try {
-      await chooseBestOf(best.camera, day, image);
+      await chooseBestOf(api, best.camera, day, image);
       setOpen(false);
       onChosen();
     } catch {

@@ -14,6 +14,9 @@ import {
   testPng,
 } from './security-portal.ts';
 
+/** `yyyyMMddHHmm` → `yyyy-MM-dd`. */
+const isoDayOf = (imageName: string) => `${imageName.slice(0, 4)}-${imageName.slice(4, 6)}-${imageName.slice(6, 8)}`;
+
 /**
  * Who may call a route:
  * - public: everybody;
@@ -328,6 +331,33 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /api/Webcam/GetImageHistory': {
     rule: 'public',
     build: async (m) => get(`/api/Webcam/GetImageHistory?name=${m.f.camera.name}`),
+  },
+  'GET /api/Webcam/GetBestOf': {
+    rule: 'public',
+    build: async (m) => get(`/api/Webcam/GetBestOf?name=${m.f.camera.name}&day=${isoDayOf(m.f.imageName)}`),
+  },
+  'GET /api/Webcam/GetBestOfDay': {
+    rule: 'public',
+    build: async (m) => get(`/api/Webcam/GetBestOfDay?day=${isoDayOf(m.f.imageName)}`),
+  },
+  'PUT /api/Webcam/SetBestOf': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'PUT',
+      path: `/api/Webcam/SetBestOf?name=${m.f.camera.name}&day=${isoDayOf(m.f.imageName)}&image=${m.f.imageName}`,
+    }),
+  },
+  'DELETE /api/Webcam/SetBestOf': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'DELETE',
+      path: `/api/Webcam/SetBestOf?name=${m.f.camera.name}&day=${isoDayOf(m.f.imageName)}`,
+    }),
+  },
+  'GET /api/Webcam/GetImageDays': {
+    rule: 'public',
+    build: async (m) =>
+      get(`/api/Webcam/GetImageDays?name=${m.f.camera.name}&month=${isoDayOf(m.f.imageName).slice(0, 7)}`),
   },
   'POST /api/Webcam/Set': {
     rule: 'admin',
