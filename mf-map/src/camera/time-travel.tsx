@@ -2,7 +2,9 @@ import type { Image } from '@lakecams/contracts';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { clockTimeOf, formatDay, formatImageTime } from '../cameras/image-time.ts';
 import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
+import { PictureAge } from '../cameras/picture-age.tsx';
 import type { ImagePreloader } from './image-preloader.ts';
+import { QualityNote, useUpscaled } from './quality-note.tsx';
 import { initialTimelapse, isAtLatest, preloadOrder, timelapseReducer } from './timelapse.ts';
 
 /** One timelapse frame; slow enough to see the boats move. */
@@ -76,6 +78,8 @@ export function TimeTravel({
   const latestOfNewestDay = day === days[0] && isAtLatest(timelapse);
   const waiting = selected !== undefined && selected !== shown;
   const dayOptions = days.includes(day) ? days : [day, ...days];
+  const image = useRef<HTMLImageElement>(null);
+  const upscaled = useUpscaled(image, shown);
 
   return (
     <section className="time-travel" aria-label="Bild und Zeitreise">
@@ -83,6 +87,7 @@ export function TimeTravel({
         <div className="camera-view__frame" aria-busy={waiting}>
           {shown ? (
             <img
+              ref={image}
               className="camera-view__image"
               src={urlOf(shown)}
               alt={`Webcam ${camera}, Aufnahme vom ${formatImageTime(shown)} Uhr`}
@@ -104,12 +109,13 @@ export function TimeTravel({
           {shown ? (
             <>
               {latestOfNewestDay && <span className="camera-view__live">Aktuelles Bild</span>}
-              Aufnahme vom {formatDay(day)}, {clockTimeOf(shown)} Uhr
+              Aufnahme vom {formatDay(day)}, {clockTimeOf(shown)} Uhr · <PictureAge imageName={shown} />
             </>
           ) : (
             formatDay(day)
           )}
         </figcaption>
+        {shown && upscaled && <QualityNote />}
       </figure>
 
       <div className="time-controls">

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { cameraPath, type ListedCamera } from './camera-list.ts';
 import { formatImageTime } from './image-time.ts';
 import { imageUrl, PREVIEW_SIZE } from './image-urls.ts';
+import { PictureAge } from './picture-age.tsx';
 
 /** A camera's current picture and name, linking to its page. */
 export function CameraCard({ camera: { webcam, latest } }: { camera: ListedCamera }) {
@@ -17,7 +18,9 @@ export function CameraCard({ camera: { webcam, latest } }: { camera: ListedCamer
         decoding="async"
       />
       <span className="camera-card__name">{webcam.name}</span>
-      <span className="camera-card__time">{formatImageTime(latest.name)} Uhr</span>
+      <span className="camera-card__time">
+        {formatImageTime(latest.name)} Uhr · <PictureAge imageName={latest.name} />
+      </span>
     </Link>
   );
 }
