@@ -465,6 +465,39 @@ describe('the public portal in Chromium', () => {
     await page.close();
   });
 
+  it('links the favicon and the app manifest, previews camera pages without JavaScript, and gets AVIF pictures', async () => {
+    const name = 'Rapperswil-Seedamm';
+    const pictures: Response[] = [];
+    const page = await browser.newPage({ viewport: DESKTOP });
+    page.on('response', (response) => {
+      if (response.url().includes(`/api/Image/Get/camera/${name}`)) pictures.push(response);
+    });
+    await page.goto(`${portal.url}/webcam/${name}`);
+    expect(await page.locator('link[rel="icon"][type="image/svg+xml"]').getAttribute('href')).toBe('/favicon.svg');
+    expect(await page.locator('link[rel="icon"][type="image/png"]').getAttribute('href')).toBe('/favicon.png');
+    const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
+    const manifest = await page.request.get(`${portal.url}${manifestHref}`);
+    expect(manifest.status()).toBe(200);
+    const icons = ((await manifest.json()) as { icons: { src: string; sizes: string }[] }).icons;
+    for (const icon of icons.filter((entry) => entry.sizes !== 'any')) {
+      const answer = await page.request.get(`${portal.url}${icon.src}`);
+      expect([icon.src, answer.status(), answer.headers()['content-type']]).toEqual([icon.src, 200, 'image/png']);
+    }
+    // Chromium takes AVIF: the camera page's picture comes as AVIF from the same URL.
+    await expect.poll(() => pictures.length).toBeGreaterThan(0);
+    expect((await (pictures[0] as Response).allHeaders())['content-type']).toBe('image/avif');
+    await page.close();
+
+    // What a crawler reads: the HTML as sent, no script run.
+    const html = await (await fetch(`${portal.url}/webcam/${name}`)).text();
+    const latest = await latestImageOf(name);
+    const property = (key: string) => new RegExp(`<meta property="${key}" content="([^"]*)">`).exec(html)?.[1];
+    expect(property('og:title')).toBe(`${SITE_NAME} – ${name}`);
+    expect(property('og:image')).toBe(`${portal.url}/api/Image/Get/camera/${name}/${latest.name}.jpg`);
+    const preview = await fetch(property('og:image') as string);
+    expect([preview.status, preview.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+  });
+
   it('shows a newly captured picture on open pages without reloading', async () => {
     const name = 'Maennedorf';
     const imaging = portal.services.imaging as unknown as Imaging;
