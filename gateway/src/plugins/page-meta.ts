@@ -37,13 +37,15 @@ export function renderPageMeta(meta: PageMeta): string {
 
 const DESCRIPTION_TAG = /<meta\s+name="description"[^>]*>/i;
 
-/** The shell's index.html with the page's title and meta tags in place of its generic description. */
+/**
+ * The shell's index.html with the page's meta tags in place of its generic description. The title stays
+ * the shell's: the page sets its own as it renders, and previews read `og:title`.
+ */
 export function withPageMeta(html: string, meta: PageMeta): string {
   const tags = renderPageMeta(meta);
-  const titled = html.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(meta.title)}</title>`);
-  return DESCRIPTION_TAG.test(titled)
-    ? titled.replace(DESCRIPTION_TAG, () => tags)
-    : titled.replace(/<\/head>/i, () => `${tags}</head>`);
+  return DESCRIPTION_TAG.test(html)
+    ? html.replace(DESCRIPTION_TAG, () => tags)
+    : html.replace(/<\/head>/i, () => `${tags}</head>`);
 }
 
 /** `/webcam/Richterswil` → `Richterswil`; null for other pages and for names no camera can have. */
