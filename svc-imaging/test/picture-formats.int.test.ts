@@ -114,6 +114,9 @@ describe('pictures in AVIF and WebP for clients that take them', () => {
       expect(answer.headers['content-type'], accept).toBe(`image/${format}`);
       expect(String(answer.headers.vary).split(', '), accept).toContain('Accept');
       expect(answer.headers['x-image-quality']).toBe('POOR; default');
+      // Saved from the browser under the extension of what it is.
+      const extension = format === 'jpeg' ? 'jpg' : format;
+      expect(answer.headers['content-disposition']).toBe(`inline; filename="Seeblick-${imageName}.${extension}"`);
     }
   });
 

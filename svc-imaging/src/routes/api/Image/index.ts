@@ -35,7 +35,7 @@ import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
 import { PictureCache } from '../../../picture-cache.ts';
 import { composeLayers, isEmptySelection, selectionKey, selectLayers } from '../../../layer-composition.ts';
-import { CONTENT_TYPES, type PictureEncoding } from '../../../capture/formats.ts';
+import { CONTENT_TYPES, FILE_EXTENSIONS, type PictureEncoding } from '../../../capture/formats.ts';
 import { pictureFormatFor } from '../../../delivery/picture-format.ts';
 
 const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
@@ -211,7 +211,10 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
         : await read();
     if (!bytes)
       return reply.code(404).send(errorBody(404, `Image ${capture.name} of ${cameraName} is no longer stored`));
-    return reply.type(CONTENT_TYPES[layerKey ? format : served]).send(bytes);
+    const encoding = layerKey ? format : served;
+    // Saved from the browser, an AVIF or WebP picture gets its own extension, not the URL's .jpg.
+    const file = `${cameraName}-${capture.name}.${FILE_EXTENSIONS[encoding]}`;
+    return reply.header('content-disposition', `inline; filename="${file}"`).type(CONTENT_TYPES[encoding]).send(bytes);
   }
 
   app.get(
