@@ -7,6 +7,7 @@ import type {
   UserSummary,
 } from '@lakecams/contracts';
 import { type ApiClient, ApiError } from '@lakecams/session';
+import { serverMessageInGerman } from '@lakecams/ui-kit';
 
 const postJson = (body: unknown, method = 'POST'): RequestInit => ({
   method,
@@ -69,6 +70,6 @@ export type AccountApi = ReturnType<typeof accountApi>;
 
 /** The server's message for the visitor, or a general one when it gave none. */
 export function failureMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  if (error instanceof ApiError && error.serverMessage) return serverMessageInGerman(error.serverMessage);
   return fallback;
 }

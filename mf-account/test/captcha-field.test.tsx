@@ -1,6 +1,6 @@
 import { SessionContext } from '@lakecams/session';
 import { createTestSession, jsonResponse } from '@lakecams/session/testing';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CaptchaField } from '../src/captcha/captcha-field.tsx';
 
@@ -32,5 +32,32 @@ describe('CaptchaField with reCAPTCHA v3 configured', () => {
     await waitFor(() => expect(onChange).toHaveBeenCalledWith('token-for-register'));
     expect(execute).toHaveBeenCalledWith('site-key-1', { action: 'register' });
     expect(screen.getByText(/reCAPTCHA/)).toBeTruthy();
+  });
+});
+
+vi.mock('../src/captcha/load-altcha.ts', () => ({ loadAltcha: async () => {} }));
+
+describe('CaptchaField with ALTCHA', () => {
+  afterEach(cleanup);
+
+  it('solves at the first focus, and at once when asked again after a failed send', async () => {
+    const { session } = await createTestSession({
+      routes: { '/api/Captcha/Config': () => jsonResponse({ provider: 'altcha' }) },
+    });
+    const field = (round: number) => (
+      <SessionContext.Provider value={session}>
+        <CaptchaField key={round} action="register" onChange={() => {}} solveNow={round > 0} />
+      </SessionContext.Provider>
+    );
+    const view = render(field(0));
+    const widget = await waitFor(() => {
+      const found = document.querySelector('altcha-widget');
+      if (!found) throw new Error('no widget yet');
+      return found;
+    });
+    expect(widget.getAttribute('auto')).toBe('onfocus');
+    view.rerender(field(1));
+    await waitFor(() => expect(document.querySelector('altcha-widget')?.getAttribute('auto')).toBe('onload'));
+    expect(document.querySelectorAll('altcha-widget')).toHaveLength(1);
   });
 });

@@ -105,7 +105,9 @@ describe('register page', () => {
     await act(async () => {
       fireEvent.click(submitButton());
     });
-    expect(screen.getByRole('alert').textContent).toContain('This username is already taken');
+    expect(screen.getByRole('alert').textContent).toContain('Dieser Benutzername ist schon vergeben');
     expect(submitButton().disabled).toBe(true);
+    // The new challenge is solved at once: the visitor need not leave and re-enter the form.
+    expect(screen.getByRole('button', { name: 'Captcha lösen' }).getAttribute('data-solve-now')).toBe('true');
   });
 });

@@ -88,7 +88,7 @@ describe('reset password page', () => {
     renderAccount('/resetPassword?email=alice%40example.ch&code=ABCD2345EFGH', fake.session);
     fillRest();
     await submit();
-    expect(screen.getByRole('alert').textContent).toContain('The code is invalid or has expired');
+    expect(screen.getByRole('alert').textContent).toContain('Der Code ist ungültig oder abgelaufen.');
     expect(currentLocation()).toContain('/resetPassword');
   });
 });

@@ -107,7 +107,7 @@ describe('camera administration', () => {
       intervalMin: 15,
       webcamType: 'ROTATION',
     });
-    expect(within(dialog).getByRole('alert').textContent).toBe('A camera named Au exists already');
+    expect(within(dialog).getByRole('alert').textContent).toBe('Eine Kamera namens Au gibt es schon.');
 
     answer = () => textResponse('true');
     fake.route('/api/Webcam/GetCameras', () => jsonResponse([au, { ...au, id: 9, name: 'Au' }]));

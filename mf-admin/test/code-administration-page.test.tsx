@@ -86,7 +86,7 @@ describe('code administration', () => {
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Entfernen' }));
     });
-    expect(within(dialog).getByText('Code assignment not found')).toBeTruthy();
+    expect(within(dialog).getByText('Diese Code-Zuweisung gibt es nicht.')).toBeTruthy();
   });
 
   it('creates codes for a feature and shows them once', async () => {

@@ -101,7 +101,7 @@ describe('referer-user editing', () => {
       userEmail: 'erika@example.ch',
       url: 'https://partner.ch/',
     });
-    expect(within(dialog).getByRole('alert').textContent).toBe('erika@example.ch has https://partner.ch/ already');
+    expect(within(dialog).getByRole('alert').textContent).toBe('erika@example.ch hat https://partner.ch/ schon.');
     expect(fake.requestsTo('/api/Referer/GetRefererUsers').length).toBe(loadsBefore + 1);
     expect(await screen.findByText('2 Referer')).toBeTruthy();
   });

@@ -8,16 +8,18 @@ interface CaptchaFieldProps {
   action: CaptchaAction;
   /** The solved payload (sent as the `captcha` query parameter), or null while unsolved or expired. */
   onChange(payload: string | null): void;
+  /** Solve at once rather than at the form's first focus: the visitor is already in the form (after a failed send). */
+  solveNow?: boolean;
 }
 
 type WidgetEvent = CustomEvent<{ state?: string; payload?: string }>;
 
 /** The widget element; created by hand so React never diffs the web component's own DOM. */
-function createWidget(action: CaptchaAction): HTMLElement {
+function createWidget(action: CaptchaAction, solveNow: boolean): HTMLElement {
   const widget = document.createElement('altcha-widget');
   widget.setAttribute('challenge', `/api/Captcha/Challenge?action=${action}`);
   // Solving starts when the form gets focus, so it is usually done when the visitor reaches the button.
-  widget.setAttribute('auto', 'onfocus');
+  widget.setAttribute('auto', solveNow ? 'onload' : 'onfocus');
   widget.setAttribute('language', 'de');
   widget.setAttribute('name', 'captcha');
   return widget;
@@ -89,7 +91,7 @@ function RecaptchaField({ action, onChange, siteKey }: CaptchaFieldProps & { sit
 }
 
 /** The self-hosted ALTCHA proof of work. Remount it (a new `key`) for a fresh challenge. */
-function AltchaField({ action, onChange }: CaptchaFieldProps) {
+function AltchaField({ action, onChange, solveNow = false }: CaptchaFieldProps) {
   const api = useSessionClient().api;
   const host = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<'loading' | 'ready' | 'failed'>('loading');
@@ -109,7 +111,7 @@ function AltchaField({ action, onChange }: CaptchaFieldProps) {
     loadAltcha((url, init) => api.fetch(String(url), init)).then(
       () => {
         if (!current) return;
-        widget = createWidget(action);
+        widget = createWidget(action, solveNow);
         widget.addEventListener('statechange', onStateChange);
         container.append(widget);
         setStatus('ready');
@@ -124,7 +126,7 @@ function AltchaField({ action, onChange }: CaptchaFieldProps) {
       widget?.removeEventListener('statechange', onStateChange);
       widget?.remove();
     };
-  }, [api, action]);
+  }, [api, action, solveNow]);
 
   return (
     <div className="captcha-field">

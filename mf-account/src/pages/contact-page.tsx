@@ -80,7 +80,7 @@ export function ContactPage() {
               options={CONTACT_SUBJECTS}
             />
             <TextAreaField field={form.field('message')} label="Nachricht" />
-            <CaptchaField key={captchaRound} action="contact" onChange={setCaptcha} />
+            <CaptchaField key={captchaRound} action="contact" onChange={setCaptcha} solveNow={captchaRound > 0} />
             {failure && (
               <Notice tone="error">
                 <p>{failure}</p>

@@ -90,7 +90,7 @@ function RegisterForm({ onRegistered }: { onRegistered(email: string): void }) {
             autoComplete="new-password"
           />
         </div>
-        <CaptchaField key={captchaRound} action="register" onChange={setCaptcha} />
+        <CaptchaField key={captchaRound} action="register" onChange={setCaptcha} solveNow={captchaRound > 0} />
         {failure && (
           <Notice tone="error">
             <p>{failure}</p>

@@ -14,6 +14,7 @@ import type {
 
 export type { CameraConfiguration, RefererBooking, UserRef } from '@lakecams/contracts';
 import { type ApiClient, ApiError } from '@lakecams/session';
+import { serverMessageInGerman } from '@lakecams/ui-kit';
 
 export interface ImagePosition {
   webcamId: number;
@@ -184,6 +185,6 @@ export type AdminApi = ReturnType<typeof adminApi>;
 
 /** The server's message for the user, or a general one when it gave none. */
 export function failureMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  if (error instanceof ApiError && error.serverMessage) return serverMessageInGerman(error.serverMessage);
   return fallback;
 }
