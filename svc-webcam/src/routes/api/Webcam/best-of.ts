@@ -77,7 +77,10 @@ const bestOfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: admin,
       schema: {
         summary: "Choose a camera's best picture of a day instead of the score (Admin)",
-        querystring: Type.Object({ ...CameraDay.properties, image: Type.String({ pattern: IMAGE_NAME_PATTERN }) }),
+        querystring: Type.Object({
+          ...CameraDay.properties,
+          image: Type.String({ pattern: IMAGE_NAME_PATTERN, maxLength: 12 }),
+        }),
         response: { 200: BestOfSchema, ...adminErrors },
       },
     },
