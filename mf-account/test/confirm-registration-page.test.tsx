@@ -1,3 +1,4 @@
+import { takeFlashMessage } from '@lakecams/session';
 import { createTestSession, jsonResponse } from '@lakecams/session/testing';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,6 +51,8 @@ describe('confirm registration page', () => {
     expect(query.get('userEmail')).toBe('alice@example.ch');
     expect(query.get('token')).toBe(TOKEN);
     expect(currentLocation()).toBe('/login');
+    // The landing page (the shell) says what happened.
+    expect(takeFlashMessage('/login')?.text).toContain('Ihre E-Mail-Adresse ist bestätigt');
   });
 
   it('does nothing when the server refuses the token (spec §8)', async () => {

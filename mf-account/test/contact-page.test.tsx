@@ -1,3 +1,4 @@
+import { takeFlashMessage } from '@lakecams/session';
 import { CONTACT_SUBJECTS } from '@lakecams/contracts';
 import { createTestSession, testUser } from '@lakecams/session/testing';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
@@ -70,5 +71,7 @@ describe('contact page', () => {
       message: 'Eine Kamera in Stäfa wäre schön.',
     });
     expect(currentLocation()).toBe('/');
+    // The landing page (the shell) says what happened.
+    expect(takeFlashMessage('/')?.text).toContain('Ihre Nachricht ist gesendet');
   });
 });

@@ -1,3 +1,4 @@
+import { takeFlashMessage } from '@lakecams/session';
 import { createTestSession, jsonResponse } from '@lakecams/session/testing';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,6 +77,8 @@ describe('reset password page', () => {
       token: 'ABCD2345EFGH',
     });
     expect(currentLocation()).toBe('/login');
+    // The landing page (the shell) says what happened.
+    expect(takeFlashMessage('/login')?.text).toContain('Ihr Passwort ist geändert');
   });
 
   it('shows the server message when the code is wrong', async () => {

@@ -23,6 +23,7 @@ export {
   impersonatedUserId,
   type RefererOfUser,
 } from './auth-state.ts';
+export { FLASH_EVENT, type FlashMessage, leaveFlashMessage, takeFlashMessage } from './flash-message.ts';
 export { exposeSharedInstances, instanceId, type SharedInstances } from './instance.ts';
 export {
   AUTH_PATHS,

@@ -1,3 +1,4 @@
+import { leaveFlashMessage } from '@lakecams/session';
 import { CONFIRM_REGISTRATION_RULES, validateForm } from '@lakecams/contracts';
 import { EmailField, Form, FormActions, FormCard, PageFrame, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
@@ -20,6 +21,7 @@ export function ConfirmRegistrationPage() {
     setBusy(true);
     try {
       await api.confirmRegistration(form.values.userEmail, form.values.token);
+      leaveFlashMessage('Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.', '/login');
       navigate('/login', { replace: true });
     } catch {
       // Spec §8: the confirm-registration error handler does nothing.

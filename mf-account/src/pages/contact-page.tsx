@@ -1,5 +1,5 @@
 import { CONTACT_RULES, CONTACT_SUBJECTS, type ContactModel, validateForm } from '@lakecams/contracts';
-import { useSession } from '@lakecams/session';
+import { leaveFlashMessage, useSession } from '@lakecams/session';
 import {
   EmailField,
   Form,
@@ -49,6 +49,7 @@ export function ContactPage() {
     setFailure(null);
     try {
       await api.contact(form.values, captcha);
+      leaveFlashMessage('Vielen Dank! Ihre Nachricht ist gesendet, wir melden uns so bald wie möglich.', '/');
       navigate('/');
     } catch (error) {
       setFailure(

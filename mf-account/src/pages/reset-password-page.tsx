@@ -1,3 +1,4 @@
+import { leaveFlashMessage } from '@lakecams/session';
 import { RESET_PASSWORD_RULES, type ResetPasswordModel, validateForm } from '@lakecams/contracts';
 import { EmailField, Form, FormActions, FormCard, Notice, PageFrame, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
@@ -32,6 +33,7 @@ export function ResetPasswordPage() {
     setFailure(null);
     try {
       await api.resetPassword(form.values);
+      leaveFlashMessage('Ihr Passwort ist geändert. Melden Sie sich mit dem neuen Passwort an.', '/login');
       navigate('/login', { replace: true });
     } catch (error) {
       setFailure(

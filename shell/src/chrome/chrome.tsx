@@ -1,5 +1,6 @@
 import { createPortal } from 'react-dom';
 import { CookieNotice } from './cookie-notice.tsx';
+import { FlashNotice } from './flash-notice.tsx';
 import { NewsBanner } from './news-banner.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
@@ -15,6 +16,7 @@ export function Chrome({ footerElement }: { footerElement: HTMLElement }) {
       </a>
       <SiteHeader currentPath={currentPath} />
       <NewsBanner />
+      <FlashNotice currentPath={currentPath} />
       {createPortal(
         <>
           <SiteFooter currentPath={currentPath} />
