@@ -39,6 +39,15 @@ describe('pictures in the NATS JetStream object store (distributed mode)', () =>
     expect(await second.read('Andere', '202611221030', 'POOR')).toBeNull();
   });
 
+  it('keeps the AVIF and WebP copies beside the JPEGs, each read by its format', async () => {
+    const modern = { avif: { POOR: randomBytes(700) }, webp: { POOR: randomBytes(800) } };
+    await first.save('Seesicht', '202611221035', variants, modern);
+    expect((await second.read('Seesicht', '202611221035', 'POOR', 'avif'))?.equals(modern.avif.POOR)).toBe(true);
+    expect((await second.read('Seesicht', '202611221035', 'POOR', 'webp'))?.equals(modern.webp.POOR)).toBe(true);
+    expect((await second.read('Seesicht', '202611221035', 'POOR'))?.equals(variants.POOR)).toBe(true);
+    expect(await second.read('Seesicht', '202611221035', 'FULL', 'avif')).toBeNull();
+  });
+
   it('lets the bucket expire pictures a day after the retention, and refuses names that are not names', async () => {
     const nc = await connect({ servers: TEST_NATS_URL });
     const info = await (await jetstreamManager(nc)).streams.info(`OBJ_lakecams_images_${namespace}`);
