@@ -1,7 +1,7 @@
 import type { Webcam } from '@lakecams/contracts';
 import { jsonResponse } from '@lakecams/session/testing';
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CameraAdministrationPage } from '../src/pages/camera-administration-page.tsx';
 import { adminSession, queryOf, renderPage, textResponse } from './admin-test-kit.tsx';
 
@@ -67,6 +67,35 @@ describe('camera administration', () => {
       expect(screen.getByRole('button', { name: `${action} Halbinsel-Au` })).toBeTruthy();
     }
     expect((await screen.findByLabelText('Text des Banners')).textContent).toBe('Seenachtfest am Samstag');
+  });
+
+  it('puts the actions of a row behind one "Aktionen" button on a phone, every action still reachable', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 48rem)',
+      addEventListener() {},
+      removeEventListener() {},
+    }));
+    try {
+      await openPage();
+      const menu = await screen.findByRole('button', { name: 'Aktionen für Halbinsel-Au' });
+      expect(menu.getAttribute('aria-expanded')).toBe('false');
+      expect(screen.queryByRole('button', { name: 'Bearbeiten Halbinsel-Au' })).toBeNull();
+      fireEvent.click(menu);
+      for (const action of ['Berechtigungen', 'Referer', 'Konfiguration', 'Position', 'Bild hochladen', 'Entfernen']) {
+        expect(screen.getByRole('button', { name: `${action} Halbinsel-Au` })).toBeTruthy();
+      }
+      expect(screen.getByRole('link', { name: 'Ansehen Halbinsel-Au' })).toBeTruthy();
+      fireEvent.keyDown(document, { key: 'Escape' });
+      expect(menu.getAttribute('aria-expanded')).toBe('false');
+      expect(document.activeElement).toBe(menu);
+      // Choosing an action closes the menu and opens its dialog.
+      fireEvent.click(menu);
+      fireEvent.click(screen.getByRole('button', { name: 'Bearbeiten Halbinsel-Au' }));
+      expect(menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await screen.findByRole('dialog')).toBeTruthy();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('tells a signed-in non-admin that the page is not for them', async () => {

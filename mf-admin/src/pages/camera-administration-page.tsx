@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../shared/confirm-dialog.tsx';
 import { TableSection } from '../shared/table-section.tsx';
 import { useAdminApi } from '../shared/use-admin-api.ts';
 import { useLoaded } from '../shared/use-loaded.ts';
+import { RowActions } from '../shared/row-actions.tsx';
 
 /** The dialog open on the page, if any, and the camera it is about. */
 type OpenDialog =
@@ -66,7 +67,7 @@ function CameraAdministration() {
       label: 'Aktionen',
       actions: true,
       cell: (webcam) => (
-        <div className="row-actions">
+        <RowActions subject={webcam.name}>
           <Link className="row-actions__link" to={cameraPagePath(webcam.name)} aria-label={`Ansehen ${webcam.name}`}>
             Ansehen
           </Link>
@@ -81,7 +82,7 @@ function CameraAdministration() {
               {action.label}
             </button>
           ))}
-        </div>
+        </RowActions>
       ),
     },
   ];
