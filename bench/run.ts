@@ -10,6 +10,7 @@ import { ensureResultsDir, log, notMeasured, REPEATS, type ResultRow, WRK_SECOND
 import { imageDelivery } from './image-delivery.ts';
 import { load } from './load.ts';
 import { memory } from './memory.ts';
+import { timelapse } from './timelapse.ts';
 
 /**
  * `npm run bench [-- name …]`: runs the named benchmarks (all without names) in a fixed order, prints one
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<ResultRow[]>
   // Capture first, while no portal runs beside it; memory next, while the portal is fresh.
   capture,
   formats,
+  timelapse,
   memory,
   image: imageDelivery,
   'front-end': frontEnd,

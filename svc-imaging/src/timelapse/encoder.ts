@@ -22,6 +22,8 @@ export interface TimelapseEncoding {
   fps?: number;
   /** Called after each frame handed to the encoder (frames done so far). */
   onProgress?: (done: number) => void;
+  /** The encoder process started (the benchmark reads its CPU time). */
+  onStart?: (pid: number) => void;
 }
 
 /** Even width and height (H.264 with 4:2:0 needs them) of a clip at most `maxWidth` wide, keeping the frame's aspect. */
@@ -59,6 +61,7 @@ export async function encodeTimelapse(
     const ffmpeg = spawn(FFMPEG_PATH, ffmpegArguments(['-f', 'image2pipe', '-c:v', 'mjpeg', '-i', '-'], output, encoding), {
       stdio: ['pipe', 'ignore', 'pipe'],
     });
+    if (ffmpeg.pid) encoding.onStart?.(ffmpeg.pid);
     let errors = '';
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
       errors = (errors + chunk.toString()).slice(-2000);
