@@ -15,11 +15,16 @@ describe('the webcams page', () => {
     expect(screen.getByRole('status').textContent).toContain('geladen');
 
     const links = await screen.findAllByRole('link');
+    // Each card, and beside it the link that opens its picture in the viewer.
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
       '/webcam/Rapperswil-Seedamm',
+      '/webcam/Rapperswil-Seedamm?zoom=1',
       '/webcam/Staefa_Hafen',
+      '/webcam/Staefa_Hafen?zoom=1',
       '/webcam/Ohne-Standort',
+      '/webcam/Ohne-Standort?zoom=1',
     ]);
+    expect(links[1]?.getAttribute('aria-label')).toBe('Rapperswil-Seedamm vergrössern');
     expect(links[0]?.textContent).toContain('Rapperswil-Seedamm');
     expect(screen.queryByText('Dunkel')).toBeNull();
     expect(fetch).toHaveBeenCalledWith('/api/Webcam/GetImages', expect.anything());
@@ -43,7 +48,7 @@ describe('the webcams page', () => {
     await renderAt('/webcams');
     expect((await screen.findByRole('alert')).textContent).toContain('konnten nicht geladen werden');
     fireEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
-    expect(await screen.findByRole('link', { name: /Rapperswil-Seedamm/ })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: /Webcam Rapperswil-Seedamm/ })).toBeTruthy();
     expect(fetch).toHaveBeenCalledTimes(2);
   });
 

@@ -24,6 +24,17 @@ interface TimeTravelProps {
   preloader: ImagePreloader;
   /** Changes whenever the preloader has another picture. */
   preloaded: number;
+  /** The picture to show (the URL's `t`); null: the day's latest. */
+  moment?: string | null;
+  /** The visitor moved to another picture; `current`: the latest of the newest day. */
+  onMoment?: (name: string, current: boolean) => void;
+  onEnlarge?: () => void;
+}
+
+function initialSelection(names: readonly string[], moment: string | null) {
+  const start = initialTimelapse(names.length);
+  const index = moment ? names.indexOf(moment) : -1;
+  return index >= 0 ? { ...start, index } : start;
 }
 
 /** The picture at the slider's time; the latest one of the newest day is the current picture. */
@@ -36,9 +47,12 @@ export function TimeTravel({
   onSelectDay,
   preloader,
   preloaded,
+  moment = null,
+  onMoment,
+  onEnlarge,
 }: TimeTravelProps) {
-  const [timelapse, dispatch] = useReducer(timelapseReducer, images.length, initialTimelapse);
   const names = images.map((image) => image.name);
+  const [timelapse, dispatch] = useReducer(timelapseReducer, null, () => initialSelection(names, moment));
   const urlOf = (name: string) => imageUrl(camera, name);
   const selected = names[timelapse.index];
   // What the viewer sees: the selection once it has loaded, meanwhile the picture before.
@@ -76,6 +90,22 @@ export function TimeTravel({
   }, [timelapse.playing, preloader, camera]);
 
   const latestOfNewestDay = day === days[0] && isAtLatest(timelapse);
+
+  // The URL names another picture of this day (back, forward, the viewer's steps): show it.
+  const selectedIndex = useRef(timelapse.index);
+  selectedIndex.current = timelapse.index;
+  useEffect(() => {
+    const index = moment ? namesRef.current.indexOf(moment) : -1;
+    // The URL following the selection (a playing timelapse) must not stop it.
+    if (index >= 0 && index !== selectedIndex.current) dispatch({ type: 'select', index });
+  }, [moment]);
+  // Each picture the visitor moves to is told once; mounting tells nothing, so a link's moment stays.
+  const told = useRef(selected);
+  useEffect(() => {
+    if (selected === undefined || selected === told.current) return;
+    told.current = selected;
+    onMoment?.(selected, latestOfNewestDay);
+  }, [selected, latestOfNewestDay, onMoment]);
   const waiting = selected !== undefined && selected !== shown;
   const dayOptions = days.includes(day) ? days : [day, ...days];
   const image = useRef<HTMLImageElement>(null);
@@ -103,6 +133,11 @@ export function TimeTravel({
             <span className="camera-view__loading" aria-hidden="true">
               Lädt …
             </span>
+          )}
+          {shown && onEnlarge && (
+            <button type="button" className="camera-view__enlarge" onClick={onEnlarge}>
+              Vergrössern
+            </button>
           )}
         </div>
         <figcaption>

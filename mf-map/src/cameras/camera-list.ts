@@ -1,5 +1,6 @@
 import type { CameraListItem, Image, Webcam } from '@lakecams/contracts';
 import { apiJson } from '@lakecams/session';
+import { VIEWER_PARAM } from '../camera/moment-link.ts';
 
 export const CAMERA_LIST_PATH = '/api/Webcam/GetImages';
 
@@ -52,4 +53,9 @@ export function positionedCameras(cameras: readonly ListedCamera[]): ListedCamer
 
 export function cameraPath(name: string): string {
   return `/webcam/${encodeURIComponent(name)}`;
+}
+
+/** The camera page with the current picture opened in the full-screen viewer. */
+export function viewerPath(name: string): string {
+  return `${cameraPath(name)}?${VIEWER_PARAM}=1`;
 }

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { cameraPath, hasPosition, type ListedCamera } from '../cameras/camera-list.ts';
+import { cameraPath, hasPosition, type ListedCamera, viewerPath } from '../cameras/camera-list.ts';
 import { directionLabel } from '../cameras/compass.ts';
 import { clockTimeOf } from '../cameras/image-time.ts';
 import { imageUrl } from '../cameras/image-urls.ts';
@@ -33,7 +33,10 @@ export function CameraDirectionList({ cameras }: { cameras: readonly ListedCamer
               </Link>
               <span className="direction-list__meta">
                 {positioned ? directionLabel(latest.direction) : 'Ohne Standort'} · Bild von {clockTimeOf(latest.name)}{' '}
-                Uhr
+                Uhr ·{' '}
+                <Link to={viewerPath(webcam.name)} aria-label={`${webcam.name} vergrössern`}>
+                  Vergrössern
+                </Link>
               </span>
             </div>
           </li>

@@ -1,6 +1,6 @@
 import { type Webcam, SITE_NAME } from '@lakecams/contracts';
 import { PageFrame } from '@lakecams/ui-kit';
-import { useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { compassLabel } from '../cameras/compass.ts';
 import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
@@ -11,6 +11,9 @@ import { TimeTravel } from '../camera/time-travel.tsx';
 import { useCamera } from '../camera/use-camera.ts';
 import { useMetaKeywords } from '../camera/use-meta-keywords.ts';
 import { ImageCalendar } from '../camera/image-calendar.tsx';
+import { useMomentLink } from '../camera/use-moment-link.ts';
+
+const PictureViewer = lazy(() => import(/* webpackChunkName: "picture-viewer" */ '../viewer/picture-viewer.tsx'));
 
 export function CameraPage() {
   const { name = '' } = useParams();
@@ -23,6 +26,14 @@ function CameraView({ name }: { name: string }) {
   const { state, selectDay } = useCamera(name, attempt);
   const { preloader, version } = useImagePreloader();
   useMetaKeywords(keywordsFor(name, SITE_NAME));
+  const history = state.status === 'ready' ? state.history : null;
+  const loaded = useMemo(
+    () => history && { day: history.day, days: history.days, names: history.images.map((image) => image.name) },
+    [history],
+  );
+  const link = useMomentLink(loaded, state.status === 'ready' && state.dayLoading, selectDay);
+  const viewed = link.moment ?? loaded?.names.at(-1);
+  const viewedAt = viewed && loaded ? loaded.names.indexOf(viewed) : -1;
 
   if (state.status === 'missing') {
     return (
@@ -45,6 +56,11 @@ function CameraView({ name }: { name: string }) {
           </button>
         </div>
       )}
+      {link.note && (
+        <p className="status-note" role="status">
+          {link.note}
+        </p>
+      )}
       {state.status === 'ready' && (
         <>
           <TimeTravel
@@ -54,10 +70,27 @@ function CameraView({ name }: { name: string }) {
             days={state.history.days}
             images={state.history.images}
             dayLoading={state.dayLoading}
-            onSelectDay={selectDay}
+            onSelectDay={link.onSelectDay}
             preloader={preloader}
             preloaded={version}
+            moment={link.moment}
+            onMoment={link.onMoment}
+            onEnlarge={link.openViewer}
           />
+          {link.viewerOpen && loaded && viewed && (
+            <Suspense fallback={null}>
+              <PictureViewer
+                camera={name}
+                moment={viewed}
+                earlier={loaded.names[viewedAt - 1] ?? null}
+                later={loaded.names[viewedAt + 1] ?? null}
+                onMoment={(moment) =>
+                  link.onMoment(moment, moment === loaded.names.at(-1) && loaded.day === loaded.days[0])
+                }
+                onClose={link.closeViewer}
+              />
+            </Suspense>
+          )}
           {state.history.images.length > 0 && (
             <DayTimelapse
               camera={name}

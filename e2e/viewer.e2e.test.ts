@@ -1,0 +1,166 @@
+import type { CameraListItem } from '@lakecams/contracts';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPortal } from '../scripts/portal.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
+import { signedInApi } from './portal-api.ts';
+
+const CAMERA = 'Rapperswil-Seedamm';
+const ADMIN = { username: 'viewer-admin', email: 'viewer-admin@example.org', password: 'ZoomUndSchwenk$2026' };
+
+describe('the full-screen picture viewer and links to a moment (Chromium)', () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+  let cameras: CameraListItem[];
+  closePagesAfterEachTest(() => browser);
+
+  beforeAll(async () => {
+    // No schedules: the pictures are the backfill's, so the day's list stays as the test saw it.
+    portal = await startTestPortal({ demoBackfillMinutes: 20, schedule: false, admin: ADMIN });
+    browser = await launchChromium();
+    const deadline = Date.now() + 120_000;
+    const pictures = async () => {
+      cameras = (await (await fetch(`${portal.url}/api/Webcam/GetImages`)).json()) as CameraListItem[];
+      const pictured = cameras.filter((item) => item.images.filter(Boolean).length > 0);
+      return pictured.some((item) => item.webcam.name === CAMERA) ? pictured.length : 0;
+    };
+    while ((await pictures()) < 2) {
+      if (Date.now() > deadline) throw new Error('The demo cameras delivered no pictures within 2 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+
+  /** The day's picture names, oldest first, once the backfill has made at least `count`. */
+  async function picturesOf(camera: string, count: number): Promise<string[]> {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const history = (await (
+        await fetch(`${portal.url}/api/Webcam/GetImageHistory?name=${encodeURIComponent(camera)}`)
+      ).json()) as { images: { name: string }[] };
+      if (history.images.length >= count) return history.images.map((image) => image.name);
+      if (Date.now() > deadline) throw new Error(`${camera} has fewer than ${count} pictures`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  const viewer = (page: Page) => page.getByRole('dialog', { name: /vergrössert/ });
+  const zoomOf = async (page: Page) =>
+    Number((await page.locator('.picture-viewer__stage').getAttribute('data-zoom')) ?? 0);
+  const shownPicture = (page: Page) => page.getByRole('img', { name: new RegExp(`^Webcam ${CAMERA}`) });
+
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`opens the picture full screen, zooms with the keyboard and closes with Esc (${size})`, async () => {
+      const page = await browser.newPage({ viewport, locale: 'de-CH' });
+      const viewerCode: string[] = [];
+      page.on('request', (request) => {
+        if (/openseadragon|picture-viewer/.test(request.url())) viewerCode.push(request.url());
+      });
+      await page.goto(`${portal.url}/webcam/${CAMERA}`);
+      await shownPicture(page).waitFor({ timeout: 30_000 });
+      // The viewer's code is fetched when it opens, not with the page.
+      expect(viewerCode).toEqual([]);
+      await page.getByRole('button', { name: 'Vergrössern' }).click();
+      await viewer(page).waitFor();
+      expect(new URL(page.url()).searchParams.get('zoom')).toBe('1');
+      await page.locator('.picture-viewer__stage[data-zoom]').waitFor({ timeout: 30_000 });
+      expect(viewerCode.length).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('Bild wird geladen …').count(), { timeout: 30_000 }).toBe(0);
+      const fitted = await zoomOf(page);
+      await page.screenshot({ path: join(ARTIFACTS, `viewer-${size}.png`) });
+      await page.keyboard.press('+');
+      await page.keyboard.press('+');
+      await expect.poll(() => zoomOf(page), { timeout: 10_000 }).toBeGreaterThan(fitted * 1.5);
+      const zoomed = await zoomOf(page);
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('-');
+      await expect.poll(() => zoomOf(page), { timeout: 10_000 }).toBeLessThan(zoomed);
+      await viewer(page).getByRole('button', { name: 'Vergrössern' }).click();
+      await viewer(page).getByRole('button', { name: 'Vergrössern' }).click();
+      await page.screenshot({ path: join(ARTIFACTS, `viewer-zoomed-${size}.png`) });
+      await page.keyboard.press('Escape');
+      await viewer(page).waitFor({ state: 'detached' });
+      expect(new URL(page.url()).searchParams.has('zoom')).toBe(false);
+      await shownPicture(page).waitFor();
+    }, 120_000);
+  }
+
+  it('opens a deep link to a moment, keeps it in the URL and goes back and forward', async () => {
+    const names = await picturesOf(CAMERA, 3);
+    const [first, second] = names as [string, string];
+    const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
+    await page.goto(`${portal.url}/webcam/${CAMERA}?t=${second}`);
+    await expect
+      .poll(() => shownPicture(page).getAttribute('src'), { timeout: 30_000 })
+      .toBe(`/api/Image/Get/camera/${CAMERA}/${second}.jpg`);
+    // Stepping through the day replaces the URL's moment.
+    await page.getByRole('button', { name: /Früher/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(first);
+    // The viewer is an entry of its own: back closes it, forward opens it again.
+    await page.getByRole('button', { name: 'Vergrössern' }).click();
+    await viewer(page).waitFor();
+    await viewer(page).getByRole('button', { name: 'Späteres Bild' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(second);
+    await page.goBack();
+    await viewer(page).waitFor({ state: 'detached' });
+    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(first);
+    await expect.poll(() => shownPicture(page).getAttribute('src')).toContain(`/${first}.jpg`);
+    await page.goForward();
+    await viewer(page).waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(second);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => shownPicture(page).getAttribute('src')).toContain(`/${second}.jpg`);
+    // A moment with no picture falls back to the current one and says so.
+    await page.goto(`${portal.url}/webcam/${CAMERA}?t=200001010000`);
+    await page.getByText(/gibt es kein Bild \(mehr\)\. Gezeigt wird das aktuelle Bild\./).waitFor({ timeout: 30_000 });
+    await expect.poll(() => shownPicture(page).getAttribute('src')).toContain(`/${names.at(-1)}.jpg`);
+    await page.screenshot({ path: join(ARTIFACTS, 'viewer-unknown-moment-desktop.png') });
+  }, 120_000);
+
+  it('shows a wide picture as deep-zoom tiles of the level the visitor is entitled to, from a card', async () => {
+    const camera = cameras.find((item) => item.webcam.name !== CAMERA && item.images.some(Boolean))?.webcam;
+    if (!camera) throw new Error('needs a second demo camera');
+    await picturesOf(camera.name, 1);
+    // Everybody gets HIGH (1920 px) of this camera: wider than the screen, so the viewer uses tiles.
+    const admin = await signedInApi(portal.url, ADMIN);
+    await admin.post(`/api/Webcam/SetConfiguration/configuration?webcamId=${camera.id}&quality=HIGH`);
+    const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
+    const zoomAnswers: { url: string; status: number }[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/api/Image/Zoom/'))
+        zoomAnswers.push({ url: response.url(), status: response.status() });
+    });
+    await page.goto(`${portal.url}/webcams`);
+    await page.getByRole('link', { name: `${camera.name} vergrössern` }).click();
+    await viewer(page).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => zoomAnswers.filter((answer) => answer.url.includes('_files/')).length, { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    const descriptor = zoomAnswers.find((answer) => answer.url.includes('.dzi'));
+    expect(descriptor).toMatchObject({ status: 200 });
+    expect(descriptor?.url).toMatch(/\.dzi\?level=HIGH$/);
+    expect(zoomAnswers.every((answer) => answer.status === 200 && answer.url.endsWith('?level=HIGH'))).toBe(true);
+    await page.getByText('· HIGH').waitFor();
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    const tilesBefore = zoomAnswers.length;
+    await expect.poll(() => zoomAnswers.length, { timeout: 30_000 }).toBeGreaterThan(tilesBefore);
+    await page.screenshot({ path: join(ARTIFACTS, 'viewer-tiles-desktop.png') });
+    // Above its level the visitor gets nothing.
+    const full = await page.evaluate(
+      async (url) => (await fetch(url)).status,
+      descriptor?.url.replace('level=HIGH', 'level=FULL') ?? '',
+    );
+    expect(full).toBe(401);
+  }, 180_000);
+});

@@ -1,0 +1,88 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  type LoadedHistory,
+  MOMENT_PARAM,
+  momentParam,
+  momentRequest,
+  momentStep,
+  VIEWER_PARAM,
+} from './moment-link.ts';
+
+/**
+ * The camera page's picture follows the URL (`?t=`, `?zoom`): on arrival, back and forward. Moving through
+ * a day replaces the URL's entry, so the slider does not flood the history; picking another day and opening
+ * the viewer add one, so back returns to the day before and closes the viewer.
+ */
+export function useMomentLink(history: LoadedHistory | null, dayLoading: boolean, selectDay: (day: string) => void) {
+  const [params, setParams] = useSearchParams();
+  const t = params.get(MOMENT_PARAM);
+  const step = history ? momentStep(momentRequest(t), history) : null;
+  const [note, setNote] = useState<string | null>(null);
+  /** A day the visitor picked: its first picture gets a history entry of its own once it is loaded. */
+  const pickedDay = useRef<string | null>(null);
+  /** A day this page loaded for the URL, so that a day that fails to load is not asked for again and again. */
+  const loadedFor = useRef<string | null>(null);
+
+  const setParam = useCallback(
+    (name: string, value: string | null, push: boolean) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (value === null) next.delete(name);
+          else next.set(name, value);
+          return next;
+        },
+        { replace: !push },
+      ),
+    [setParams],
+  );
+
+  useEffect(() => {
+    if (!history || dayLoading) return;
+    const picked = pickedDay.current;
+    if (picked !== null) {
+      pickedDay.current = null;
+      if (history.day === picked) {
+        const latest = history.names.at(-1);
+        if (latest) setParam(MOMENT_PARAM, momentParam(latest, picked === history.days[0]), true);
+        return;
+      }
+    }
+    const next = momentStep(momentRequest(t), history);
+    if (next.step === 'load-day') {
+      const key = `${t}@${next.day}`;
+      if (loadedFor.current === key) return;
+      loadedFor.current = key;
+      selectDay(next.day);
+    } else if (next.step === 'fall-back') {
+      setNote(next.note);
+      setParam(MOMENT_PARAM, null, false);
+    }
+  }, [t, history, dayLoading, selectDay, setParam]);
+
+  return {
+    /** The picture the URL names (null: the loaded day's latest). */
+    moment: step?.step === 'show' ? step.name : null,
+    note,
+    /** The visitor moved to another picture of the loaded day. */
+    onMoment: useCallback(
+      (name: string, current: boolean) => {
+        const wanted = momentParam(name, current);
+        if (wanted !== t) setParam(MOMENT_PARAM, wanted, false);
+      },
+      [t, setParam],
+    ),
+    onSelectDay: useCallback(
+      (day: string) => {
+        pickedDay.current = day;
+        selectDay(day);
+      },
+      [selectDay],
+    ),
+    viewerOpen: params.has(VIEWER_PARAM),
+    // Back closes the viewer (its own entry); closing it keeps the moment the visitor went to inside it.
+    openViewer: useCallback(() => setParam(VIEWER_PARAM, '1', true), [setParam]),
+    closeViewer: useCallback(() => setParam(VIEWER_PARAM, null, false), [setParam]),
+  };
+}

@@ -1,0 +1,44 @@
+import { QUALITIES, type Quality } from '@lakecams/contracts';
+import { imageUrl } from '../cameras/image-urls.ts';
+
+/** `/api/Image/Zoom/camera/{name}/{moment}.dzi?level=`: the level is part of the URL, tiles inherit it. */
+export function zoomDescriptorUrl(camera: string, moment: string, level: Quality): string {
+  return `/api/Image/Zoom/camera/${encodeURIComponent(camera)}/${encodeURIComponent(moment)}.dzi?level=${level}`;
+}
+
+/** `HIGH; own configuration` (the picture's `X-Image-Quality`) → `HIGH`. */
+export function qualityOf(header: string | null): Quality | null {
+  const level = header?.split(';')[0]?.trim() ?? '';
+  return (QUALITIES as readonly string[]).includes(level) ? (level as Quality) : null;
+}
+
+export type ViewerSource = { type: 'image'; url: string } | { type: 'tiles'; url: string };
+
+/**
+ * What the viewer opens: the picture itself when the screen shows all its pixels at once, deep-zoom tiles
+ * of the visitor's level when it is wider (a 4K picture is not loaded whole to look at a corner).
+ */
+export function viewerSource(
+  camera: string,
+  moment: string,
+  picture: { quality: Quality | null; width: number },
+  screenPixels: number,
+): ViewerSource {
+  if (picture.quality === null || picture.width <= screenPixels)
+    return { type: 'image', url: imageUrl(camera, moment) };
+  return { type: 'tiles', url: zoomDescriptorUrl(camera, moment, picture.quality) };
+}
+
+/** The picture as the visitor gets it: its level (from the answer's header) and its width. */
+export async function entitledPicture(
+  camera: string,
+  moment: string,
+  signal: AbortSignal,
+): Promise<{ quality: Quality | null; width: number }> {
+  const response = await fetch(imageUrl(camera, moment), { signal });
+  if (!response.ok) throw new Error(`Picture ${moment} of ${camera}: HTTP ${response.status}`);
+  const bitmap = await createImageBitmap(await response.blob());
+  const width = bitmap.width;
+  bitmap.close();
+  return { quality: qualityOf(response.headers.get('x-image-quality')), width };
+}
