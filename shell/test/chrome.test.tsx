@@ -30,7 +30,13 @@ describe('Chrome', () => {
     const { session } = await createTestSession();
     renderChrome(session);
     expect(screen.getByRole('link', { name: SITE_NAME }).getAttribute('href')).toBe('/');
-    expect(menuHrefs()).toEqual(['/webcams', '/register', '/login', 'https://www.instagram.com/seecam.zuerichsee/']);
+    expect(menuHrefs()).toEqual([
+      '/webcams',
+      '/bestof',
+      '/register',
+      '/login',
+      'https://www.instagram.com/seecam.zuerichsee/',
+    ]);
     const social = screen.getByRole('link', { name: 'Seecam Zürichsee auf Instagram' });
     expect(social.getAttribute('rel')).toContain('noopener');
   });
@@ -61,6 +67,7 @@ describe('Chrome', () => {
     await act(() => fake.session.login({ username: 'alice1', password: 'Secret1!' }));
     expect(menuHrefs()).toEqual([
       '/webcams',
+      '/bestof',
       '/edit/referer/cameras',
       '/impersonate',
       '/jobs',
