@@ -28,6 +28,8 @@ export const GatewayConfigSchema = Type.Object({
   MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
   /** The site's public address (`https://seecam.example`), for absolute links in share previews; else the request's host. */
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** The shell's own server, when FRONTEND_ROOT holds no shell build: pages get their share previews from its index.html. */
+  SHELL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
 });
 
 /** `/remotes.json` content: the `REMOTES` setting, or the remotes served by this gateway. */

@@ -22,6 +22,7 @@ const app = await buildGateway({
   ...(config.ANTI_FORGERY_SECRET ? { antiForgerySecret: config.ANTI_FORGERY_SECRET } : {}),
   trustProxy: trustProxyFrom(config.TRUST_PROXY),
   ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+  ...(config.SHELL_URL ? { shellUrl: config.SHELL_URL } : {}),
   ...(config.MAP_TILE_URL
     ? {
         mapTiles: {

@@ -2,6 +2,7 @@ import { type CameraListItem, SERVICES, SITE_DESCRIPTION, SITE_NAME, THEME_COLOR
 import { createLogger } from '@lakecams/service-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +103,10 @@ describe('the gateway serves pages with share previews, icons and the app manife
   let root: string;
   let gateway: FastifyInstance;
   let secondGateway: FastifyInstance;
+  /** A gateway without the shell's build that asks the shell's own server for index.html (Kubernetes). */
+  let remoteShellGateway: FastifyInstance;
+  let shellServer: Server;
+  let shellRequests = 0;
   const services: FastifyInstance[] = [];
   let listFetches = 0;
 
@@ -142,11 +147,26 @@ describe('the gateway serves pages with share previews, icons and the app manife
     };
     gateway = await buildGateway(common);
     secondGateway = await buildGateway({ ...common, publicUrl: 'https://seecam.example/' });
+    const indexHtml = await readFile(join(dist, 'index.html'));
+    shellServer = createServer((request, response) => {
+      shellRequests += 1;
+      response.writeHead(request.url === '/index.html' ? 200 : 404, { 'content-type': 'text/html' });
+      response.end(request.url === '/index.html' ? indexHtml : '');
+    });
+    await new Promise<void>((resolve) => shellServer.listen(0, '127.0.0.1', resolve));
+    const { port } = shellServer.address() as { port: number };
+    remoteShellGateway = await buildGateway({
+      ...common,
+      frontendRoot: join(root, 'nothing-built-here'),
+      shellUrl: `http://127.0.0.1:${port}`,
+    });
   });
 
   afterAll(async () => {
     await gateway?.close();
     await secondGateway?.close();
+    await remoteShellGateway?.close();
+    await new Promise((resolve) => shellServer?.close(resolve));
     for (const app of services) await app.close();
     await rm(root, { recursive: true, force: true });
   });
@@ -199,6 +219,14 @@ describe('the gateway serves pages with share previews, icons and the app manife
     expect(hostile.meta['og:image']).toBe(
       'http://evil.example"><script>alert(1)</script>/api/Image/Get/camera/Seesicht/202611251310.jpg',
     );
+  });
+
+  it("without a shell build of its own, fills in the shell server's index.html, asked once for many pages", async () => {
+    const { html, meta } = await page(remoteShellGateway, '/webcam/Seesicht');
+    expect(meta['og:image']).toBe('http://portal.example:8080/api/Image/Get/camera/Seesicht/202611251310.jpg');
+    expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
+    expect((await page(remoteShellGateway, '/webcam/Nirgends')).meta.description).toBe(SITE_DESCRIPTION);
+    expect(shellRequests).toBe(1);
   });
 
   it('serves the app manifest as JSON, with icons of 192 and 512 pixels that answer as PNG', async () => {

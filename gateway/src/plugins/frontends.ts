@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import { type CameraListItem, REMOTES } from '@lakecams/contracts';
-import { errorBody } from '@lakecams/service-kit';
+import { errorBody, unavailable } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +16,8 @@ export interface FrontendsOptions {
   mapTiles?: { url: string; attribution: string };
   /** The site's address for absolute links in share previews (`PUBLIC_URL`); the request's host otherwise. */
   publicUrl?: string;
+  /** Where the shell's own server answers, when this gateway serves no shell build (Kubernetes: its Service). */
+  shellUrl?: string;
 }
 
 export const DEFAULT_MAP_TILES = {
@@ -33,6 +35,23 @@ function cacheHeaders(reply: FastifyReply, path: string) {
   const file = path.split('/').pop() ?? '';
   const hashed = /\.[0-9a-f]{8,}\.(js|css)$/.test(file);
   reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+}
+
+/** The shell's index.html from its own server, asked again at most every 10 s (a redeploy shows soon). */
+function shellPageFrom(url: URL, ttlMs = 10_000): () => Promise<string> {
+  let page: { html: string; at: number } | null = null;
+  return async () => {
+    if (page && Date.now() - page.at < ttlMs) return page.html;
+    try {
+      const answer = await fetch(url, { signal: AbortSignal.timeout(3000) });
+      if (!answer.ok) throw new Error(`${url} answered ${answer.status}`);
+      page = { html: await answer.text(), at: Date.now() };
+    } catch (error) {
+      // The last page served is better than none while the shell restarts.
+      if (!page) return unavailable('The page cannot be loaded right now, please retry')(error);
+    }
+    return page.html;
+  };
 }
 
 /** Serves the shell at `/`, each remote under `/remotes/<folder>/`, `/remotes.json`, and the SPA fallback. */
@@ -85,9 +104,14 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
     return answer.statusCode === 200 ? (answer.json() as CameraListItem[]) : null;
   });
   const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  const shellPage = hasShell
+    ? () => readFile(join(shellDir, 'index.html'), 'utf8')
+    : options.shellUrl
+      ? shellPageFrom(new URL('index.html', options.shellUrl.replace(/\/*$/, '/')))
+      : null;
   /** index.html with the page's description and share preview: crawlers run no JavaScript. */
-  async function pageHtml(request: FastifyRequest, path: string): Promise<string> {
-    const html = await readFile(join(shellDir, 'index.html'), 'utf8');
+  async function pageHtml(request: FastifyRequest, path: string, page: () => Promise<string>): Promise<string> {
+    const html = await page();
     const origin = publicUrl ?? `${request.protocol}://${request.host}`;
     const name = cameraOfPage(path);
     const camera = name ? await cameraNamed(name) : undefined;
@@ -101,11 +125,11 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
       (request.method === 'GET' || request.method === 'HEAD') &&
       !path.startsWith('/api/') &&
       !/\.[a-z0-9]+$/i.test(path);
-    if (looksLikePage && hasShell) {
+    if (looksLikePage && shellPage) {
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .send(await pageHtml(request, path));
+        .send(await pageHtml(request, path, shellPage));
     }
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${path} not found`));
   });
