@@ -17,7 +17,7 @@ export const FILE_EXTENSIONS: Readonly<Record<PictureEncoding, string>> = { avif
 
 /**
  * Levels that get AVIF and WebP copies at capture. FULL stays the camera's own JPEG: re-encoding a 4K
- * picture costs a core over a second in AVIF and loses a generation (decisions.md, "Modern formats").
+ * picture costs a core over a second in AVIF and loses a generation (decisions.md, "Modern picture formats").
  */
 export type ScaledQuality = Exclude<Quality, 'FULL'>;
 export const hasModernVariants = (quality: Quality): quality is ScaledQuality => quality !== 'FULL';
