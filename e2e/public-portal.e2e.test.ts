@@ -272,6 +272,8 @@ describe('the public portal in Chromium', () => {
     ).toBeLessThan(100 * 1024);
     // mf-map's other pages load only when opened.
     expect(scripts.filter((s) => /-page\.[0-9a-f]+\.js$/.test(s.file)).map((s) => s.file)).toEqual([]);
+    // So does the picture viewer with OpenSeadragon.
+    expect(scripts.filter((s) => /(openseadragon|picture-viewer)\.[0-9a-f]+\.js$/.test(s.file))).toEqual([]);
   });
 
   it('shows the satellite map with clustered markers and one view cone per positioned camera', async () => {

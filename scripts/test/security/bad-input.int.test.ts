@@ -473,6 +473,8 @@ describe('path segments: traversal, encodings, NUL, unicode, very long names', (
   const prefixes = [
     '/api/Image/Get/camera/',
     '/api/Image/Get/camera/Richterswil/',
+    '/api/Image/Zoom/camera/',
+    '/api/Image/Zoom/camera/Richterswil/',
     '/api/Image/DemoSource/',
     '/api/Image/Get/',
     '/api/Referer/GetLayerImage/',
