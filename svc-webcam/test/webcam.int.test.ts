@@ -158,24 +158,25 @@ describe('svc-webcam on real PostgreSQL', () => {
       .toBe('209912312400');
   });
 
-  it('forgets images svc-imaging pruned', async () => {
+  it("keeps each picture's score and forgets the pictures the archive thinned away", async () => {
     const webcamId = (await app.inject({ url: '/api/Webcam/GetCameras?name=Staefa-Kehlhof' })).json<
       { id: number }[]
     >()[0]?.id as number;
-    await bus.publishEvent(SUBJECTS.imageCaptured, {
-      webcamId,
-      name: '202001011200',
-      lat: 47.2,
-      lng: 8.7,
-      direction: 1,
-    });
+    const scores = { '202001011200': 40, '202001011220': 75.5, '202001011300': 60 };
+    for (const [name, score] of Object.entries(scores)) {
+      await bus.publishEvent(SUBJECTS.imageCaptured, { webcamId, name, lat: 47.2, lng: 8.7, direction: 1, score });
+    }
     const history = async () =>
-      (await app.inject({ url: '/api/Webcam/GetImageHistory?name=Staefa-Kehlhof&day=2020-01-01' })).json<{
-        images: unknown[];
-      }>().images.length;
-    await expect.poll(history).toBe(1);
-    await bus.publishEvent(SUBJECTS.imagesPruned, { before: '202001020000' });
-    await expect.poll(history).toBe(0);
+      (await app.inject({ url: '/api/Webcam/GetImageHistory?name=Staefa-Kehlhof&day=2020-01-01' }))
+        .json<{ images: { name: string }[] }>()
+        .images.map((image) => image.name);
+    await expect.poll(history).toEqual(Object.keys(scores));
+    const best = await app.inject({ url: '/api/Webcam/GetBestOf?name=Staefa-Kehlhof&day=2020-01-01' });
+    expect(best.json()).toEqual({ name: '202001011220', score: 75.5, chosenBy: 'score' });
+    await bus.publishEvent(SUBJECTS.imagesThinned, { webcamId, day: '20200101', keep: ['202001011220'] });
+    await expect.poll(history).toEqual(['202001011220']);
+    const days = await app.inject({ url: '/api/Webcam/GetImageDays?name=Staefa-Kehlhof&month=2020-01' });
+    expect(days.json()).toMatchObject({ days: ['2020-01-01'], first: '2020-01-01' });
   });
 
   it('does not seed twice and keeps data across a restart', async () => {

@@ -14,7 +14,6 @@ export const SUBJECTS = {
   bookedCameras: 'webcam.cameras.booked',
   imageCaptured: 'imaging.image.captured',
   captureFailed: 'imaging.capture.failed',
-  imagesPruned: 'imaging.images.pruned',
   /** `ImagesThinned`: the archive tiers left a camera's day with only these pictures. */
   imagesThinned: 'imaging.images.thinned',
   /** `BestOfChosen`: an admin chose a day's best picture (or gave the choice back to the score). */

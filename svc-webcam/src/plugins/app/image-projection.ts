@@ -24,18 +24,8 @@ export default fp(
         filter: SUBJECTS.imageCaptured,
       },
     );
-    // svc-imaging forgot images older than its retention: so does the list.
-    const pruned = await app.bus.consume<{ before: string }>(
-      async (message) => {
-        await app.webcamRepository.forgetImagesBefore(message.data.before);
-        message.ack();
-        await app.cameraListChanged();
-      },
-      { durable: 'svc-webcam-image-pruning', filter: SUBJECTS.imagesPruned },
-    );
     app.addHook('onClose', async () => {
       await subscription.unsubscribe();
-      await pruned.unsubscribe();
     });
   },
   { name: 'image-projection', dependencies: ['webcam-repository', 'camera-list-cache'] },

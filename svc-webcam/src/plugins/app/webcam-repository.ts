@@ -139,10 +139,6 @@ export function createWebcamRepository(db: Db) {
         .execute();
     },
 
-    async forgetImagesBefore(name: string): Promise<void> {
-      await db.deleteFrom('webcamImages').where('name', '<', name).execute();
-    },
-
     /** The archive kept only `keep` of a camera's day (`yyyyMMdd`): the list forgets the others. */
     async thinImages(webcamId: number, day: string, keep: readonly string[]): Promise<number> {
       let query = db
