@@ -34,10 +34,10 @@ describe('site header', () => {
     fireEvent.click(group);
     expect(group.getAttribute('aria-expanded')).toBe('true');
     expect(
-      ['Jobs', 'Webcams bearbeiten', 'Referer bearbeiten', 'Codes verwalten'].map(
-        (name) => within(nav).getByRole('link', { name }).getAttribute('href'),
+      ['Benutzer vertreten', 'Jobs', 'Webcams bearbeiten', 'Referer bearbeiten', 'Codes verwalten'].map((name) =>
+        within(nav).getByRole('link', { name }).getAttribute('href'),
       ),
-    ).toEqual(['/jobs', '/edit/webcams', '/edit/referers', '/edit/codes']);
+    ).toEqual(['/impersonate', '/jobs', '/edit/webcams', '/edit/referers', '/edit/codes']);
 
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(group.getAttribute('aria-expanded')).toBe('false');

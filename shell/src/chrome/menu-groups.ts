@@ -1,7 +1,13 @@
 import type { MenuEntry } from './header-menu.ts';
 
-/** Pages only administrators see; together they would push the header onto a second row. */
-const ADMINISTRATION_PATHS: ReadonlySet<string> = new Set(['/jobs', '/edit/webcams', '/edit/referers', '/edit/codes']);
+/** An administrator's pages; beside the public entries they would push the header onto a second row. */
+const ADMINISTRATION_PATHS: ReadonlySet<string> = new Set([
+  '/impersonate',
+  '/jobs',
+  '/edit/webcams',
+  '/edit/referers',
+  '/edit/codes',
+]);
 
 export type MenuItem = MenuEntry | { kind: 'group'; label: string; entries: MenuEntry[] };
 

@@ -27,6 +27,15 @@ export const DASHBOARD_HTML = `<!doctype html>
   button { font: inherit; padding: 0.3rem 0.7rem; border-radius: 0.4rem; border: 1px solid var(--blue); background: #fff; color: var(--blue); cursor: pointer; margin-right: 0.3rem; }
   button:hover { background: #e6f1f8; }
   .notice { margin: 0.5rem 0; padding: 0.5rem 0.75rem; border-radius: 0.4rem; background: #fdecea; color: var(--bad); display: none; }
+  /* Phones: every row a card, each value under its column's name (data-label), actions full width. */
+  @media (max-width: 40rem) {
+    table { min-width: 0; } thead { display: none; }
+    tr { display: block; padding: 0.4rem 0; border-bottom: 1px solid var(--line); } tr:last-child { border-bottom: 0; }
+    td { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.2rem 0.5rem; padding: 0.2rem 0.75rem; border: 0; }
+    td[data-label]::before { content: attr(data-label); flex: 0 0 7rem; color: var(--muted); font-size: 0.85rem; font-weight: 600; }
+    td[colspan] { display: block; }
+    td button { min-height: 2.5rem; margin: 0 0 0.3rem; }
+  }
 </style>
 </head>
 <body>
@@ -104,6 +113,13 @@ export const DASHBOARD_HTML = `<!doctype html>
     const button = event.target.closest('button');
     if (button) act(button.dataset.action, button.closest('tr').dataset.camera);
   });
+  // Each cell carries its column's name, which the phone layout shows beside the value.
+  new MutationObserver(() => {
+    for (const table of document.querySelectorAll('table')) {
+      const names = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+      for (const tr of table.querySelectorAll('tbody tr')) [...tr.children].forEach((td, i) => td.dataset.label ??= names[i]);
+    }
+  }).observe(document.querySelector('main'), { childList: true, subtree: true });
   refresh();
   refreshTimelapses();
   setInterval(() => { refresh(); refreshTimelapses(); }, 5000);
