@@ -153,7 +153,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.waitForURL(`${portal.url}/user`);
     await expect.poll(() => field(page, 'Vorname').inputValue()).toBe(account.firstName);
     await field(page, 'Vorname').fill('Erna');
-    await page.getByRole('button', { name: 'Update user' }).click();
+    await page.getByRole('button', { name: 'Profil speichern' }).click();
     await page.getByText('Ihr Profil ist gespeichert.').waitFor();
 
     const admin = portal.demoAdmin;
@@ -162,7 +162,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
       '/api/Code/CreateCodes?feature=Premium&count=1',
     );
     await field(page, 'Code').fill(code as string);
-    await page.getByRole('button', { name: 'Submit code' }).click();
+    await page.getByRole('button', { name: 'Einlösen' }).click();
     await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor();
     await page.getByText(code as string).waitFor();
     await screenshots(page, 'user');

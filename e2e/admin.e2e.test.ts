@@ -176,7 +176,7 @@ describe('administration screens (Chromium)', () => {
     await position.getByLabel('Blickrichtung (°)').focus();
     await position.getByText('Longitude must be between 5.9 and 10.5').waitFor();
     await screenshots(page, 'position-dialog', { fullPage: false });
-    await position.getByRole('button', { name: 'Reset' }).click();
+    await position.getByRole('button', { name: 'Zurücksetzen' }).click();
     expect(await position.getByLabel('Breitengrad (lat)').inputValue()).toBe('0');
     await position.getByLabel('Breitengrad (lat)').fill('47.2402');
     await position.getByLabel('Längengrad (lng)').fill('8.8205');
@@ -433,7 +433,7 @@ describe('administration screens (Chromium)', () => {
     await logIn(partner, REFERER_USER);
     await partner.waitForURL(`${portal.url}/user`);
     await partner.getByLabel('Code', { exact: true }).fill(code);
-    await partner.getByRole('button', { name: 'Submit code' }).click();
+    await partner.getByRole('button', { name: 'Einlösen' }).click();
     await partner.getByRole('region', { name: 'Eingelöste Codes' }).getByText(code).waitFor();
     await partner.close();
 

@@ -117,7 +117,7 @@ const FORMS: FormUnderTest[] = [
     signedIn: true,
     rules: PROFILE_RULES,
     name: 'Profil',
-    submit: 'Update user',
+    submit: 'Profil speichern',
     fields: {
       firstName: { label: 'Vorname', valid: 'Alice' },
       lastName: { label: 'Nachname', valid: 'Muster' },
@@ -130,7 +130,7 @@ const FORMS: FormUnderTest[] = [
     signedIn: true,
     rules: CODE_RULES,
     name: 'Code einlösen',
-    submit: 'Submit code',
+    submit: 'Einlösen',
     fields: { code: { label: 'Code', valid: 'PREMIUM-1234' } },
   },
 ];

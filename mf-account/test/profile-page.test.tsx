@@ -58,9 +58,9 @@ describe('profile page', () => {
     expect(screen.queryByRole('list', { name: 'Rollen' })).toBeNull();
   });
 
-  it('disables Update user while a field is invalid and shows its message; Reset restores', async () => {
+  it('disables Profil speichern while a field is invalid and shows its message; Zurücksetzen restores', async () => {
     await signedInProfile();
-    const update = button(profileCard(), 'Update user');
+    const update = button(profileCard(), 'Profil speichern');
     expect(update.disabled).toBe(false);
     fill('Vorname', '');
     expect(messageOf('Vorname')).toBe('Firstname wird benötigt');
@@ -69,7 +69,7 @@ describe('profile page', () => {
     expect(messageOf('Nachname')).toBe('Lastname must be longer then 1 characters');
     fill('Telefon', '044');
     expect(messageOf('Telefon')).toBe('This is not a phone number');
-    fireEvent.click(button(profileCard(), 'Reset'));
+    fireEvent.click(button(profileCard(), 'Zurücksetzen'));
     expect((screen.getByLabelText('Vorname') as HTMLInputElement).value).toBe('Alice');
     expect(messageOf('Vorname')).toBeNull();
     expect(update.disabled).toBe(false);
@@ -83,7 +83,7 @@ describe('profile page', () => {
     });
     fill('Vorname', 'Alicia');
     await act(async () => {
-      fireEvent.click(button(profileCard(), 'Update user'));
+      fireEvent.click(button(profileCard(), 'Profil speichern'));
     });
     expect(fake.requestsTo('/api/Register/Update')[0]?.body).toEqual({
       firstName: 'Alicia',
@@ -94,13 +94,13 @@ describe('profile page', () => {
     expect(fake.session.getState().user?.firstName).toBe('Alicia');
     // The saved values are what Reset goes back to.
     fill('Vorname', 'Ali');
-    fireEvent.click(button(profileCard(), 'Reset'));
+    fireEvent.click(button(profileCard(), 'Zurücksetzen'));
     expect((screen.getByLabelText('Vorname') as HTMLInputElement).value).toBe('Alicia');
   });
 
-  it('disables Submit code while the code is invalid and shows the code messages', async () => {
+  it('disables Einlösen while the code is invalid and shows the code messages', async () => {
     await signedInProfile();
-    const submit = button(codeCard(), 'Submit code');
+    const submit = button(codeCard(), 'Einlösen');
     expect(submit.disabled).toBe(true);
     fill('Code', '');
     expect(messageOf('Code')).toBe('Code wird benötigt.');
@@ -111,7 +111,7 @@ describe('profile page', () => {
     expect(submit.disabled).toBe(true);
     fill('Code', 'PREMIUM-1234');
     expect(submit.disabled).toBe(false);
-    fireEvent.click(button(codeCard(), 'Reset'));
+    fireEvent.click(button(codeCard(), 'Zurücksetzen'));
     expect((screen.getByLabelText('Code') as HTMLInputElement).value).toBe('');
   });
 
@@ -129,7 +129,7 @@ describe('profile page', () => {
     });
     fill('Code', 'PREMIUM-1234');
     await act(async () => {
-      fireEvent.click(button(codeCard(), 'Submit code'));
+      fireEvent.click(button(codeCard(), 'Einlösen'));
     });
     const [request] = fake.requestsTo('/api/Code/RegisterCode');
     expect(request?.method).toBe('POST');
@@ -148,7 +148,7 @@ describe('profile page', () => {
     });
     fill('Code', 'WRONG-CODE');
     await act(async () => {
-      fireEvent.click(button(codeCard(), 'Submit code'));
+      fireEvent.click(button(codeCard(), 'Einlösen'));
     });
     expect(fake.requestsTo('/api/Code/RegisterCode')).toHaveLength(1);
     expect(screen.queryByRole('alert')).toBeNull();

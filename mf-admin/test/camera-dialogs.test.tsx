@@ -136,7 +136,7 @@ describe('the position dialog', () => {
     type('Breitengrad (lat)', '47.23');
     type('Längengrad (lng)', '11');
     expect(screen.getByText('Longitude must be between 5.9 and 10.5')).toBeTruthy();
-    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Reset' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Zurücksetzen' }));
     expect(input('Breitengrad (lat)').value).toBe('0');
     expect(screen.queryByText('Longitude must be between 5.9 and 10.5')).toBeNull();
 

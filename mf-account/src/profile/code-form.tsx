@@ -28,10 +28,10 @@ export function CodeForm({ onRedeemed, children }: { onRedeemed(): Promise<void>
         <TextField field={form.field('code')} label="Code" autoComplete="off" />
         <FormActions>
           <button type="button" className="button--secondary" onClick={() => form.reset()}>
-            Reset
+            Zurücksetzen
           </button>
           <SubmitButton form={form} busy={busy}>
-            Submit code
+            Einlösen
           </SubmitButton>
         </FormActions>
       </Form>

@@ -15,7 +15,7 @@ const profileOf = (user: UserSummary): ProfileUpdate => ({
   phoneNumber: user.phoneNumber ?? '',
 });
 
-/** First name, last name and phone of the acting user, with Reset and Update user (spec §2 "Profile screen"). */
+/** First name, last name and phone of the acting user, with Zurücksetzen and Profil speichern (spec §2 "Profile screen"). */
 export function ProfileForm({ user }: { user: UserSummary }) {
   const api = useAccountApi();
   const session = useSessionClient();
@@ -68,10 +68,10 @@ export function ProfileForm({ user }: { user: UserSummary }) {
               setState('idle');
             }}
           >
-            Reset
+            Zurücksetzen
           </button>
           <SubmitButton form={form} busy={state === 'saving'}>
-            Update user
+            Profil speichern
           </SubmitButton>
         </FormActions>
       </Form>

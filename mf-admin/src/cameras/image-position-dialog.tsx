@@ -89,7 +89,7 @@ function PositionForm({
             save.reset();
           }}
         >
-          Reset
+          Zurücksetzen
         </button>
         <button type="button" className="button--secondary" onClick={onClose}>
           Schliessen

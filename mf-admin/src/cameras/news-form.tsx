@@ -61,7 +61,7 @@ function NewsEditor({ text }: { text: string }) {
             save.reset();
           }}
         >
-          Reset
+          Zurücksetzen
         </button>
       </FormActions>
     </Form>
