@@ -106,7 +106,7 @@ export const DASHBOARD_HTML = `<!doctype html>
       '<tr><td>' + text(t.camera) + '</td><td>' + text(t.day.slice(6, 8) + '.' + t.day.slice(4, 6) + '.' + t.day.slice(0, 4)) + '</td><td>' + text(t.level) + '</td>' +
       '<td><span class="status status-' + text(t.status) + '">' + text(label[t.status] || t.status) + '</span>' + (t.error ? '<div class="error">' + text(t.error) + '</div>' : '') + '</td>' +
       '<td><progress max="100" value="' + t.progress + '"></progress> ' + t.progress + ' % von ' + t.frames + ' Bildern</td>' +
-      '<td>' + (t.durationMs != null ? (t.durationMs / 1000).toFixed(1) + ' s' : '–') + '</td><td>' + (t.bytes != null ? (t.bytes / 1048576).toFixed(2) + ' MB' : '–') + '</td></tr>').join('') ||
+      '<td>' + (t.durationMs != null ? (t.durationMs / 1000).toFixed(1) + ' s' : '–') + '</td><td>' + (t.bytes == null ? '–' : t.bytes < 1e6 ? Math.ceil(t.bytes / 1e3) + ' kB' : (t.bytes / 1e6).toFixed(2) + ' MB') + '</td></tr>').join('') ||
       '<tr><td colspan="7">Noch kein Zeitraffer.</td></tr>';
   }
   document.getElementById('cameras').addEventListener('click', (event) => {
