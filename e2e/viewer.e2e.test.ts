@@ -8,6 +8,8 @@ import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { signedInApi } from './portal-api.ts';
 
 const CAMERA = 'Rapperswil-Seedamm';
+/** The machine is shared with other builds: waits are generous, never fixed sleeps. */
+const PATIENCE = { timeout: 60_000 };
 const ADMIN = { username: 'viewer-admin', email: 'viewer-admin@example.org', password: 'ZoomUndSchwenk$2026' };
 
 describe('the full-screen picture viewer and links to a moment (Chromium)', () => {
@@ -66,31 +68,31 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
         if (/openseadragon|picture-viewer/.test(request.url())) viewerCode.push(request.url());
       });
       await page.goto(`${portal.url}/webcam/${CAMERA}`);
-      await shownPicture(page).waitFor({ timeout: 30_000 });
+      await shownPicture(page).waitFor(PATIENCE);
       // The viewer's code is fetched when it opens, not with the page.
       expect(viewerCode).toEqual([]);
       await page.getByRole('button', { name: 'Vergrössern' }).click();
-      await viewer(page).waitFor();
+      await viewer(page).waitFor(PATIENCE);
       expect(new URL(page.url()).searchParams.get('zoom')).toBe('1');
-      await page.locator('.picture-viewer__stage[data-zoom]').waitFor({ timeout: 30_000 });
+      await page.locator('.picture-viewer__stage[data-zoom]').waitFor(PATIENCE);
       expect(viewerCode.length).toBeGreaterThan(0);
-      await expect.poll(() => page.getByText('Bild wird geladen …').count(), { timeout: 30_000 }).toBe(0);
+      await expect.poll(() => page.getByText('Bild wird geladen …').count(), PATIENCE).toBe(0);
       const fitted = await zoomOf(page);
       await page.screenshot({ path: join(ARTIFACTS, `viewer-${size}.png`) });
       await page.keyboard.press('+');
       await page.keyboard.press('+');
-      await expect.poll(() => zoomOf(page), { timeout: 10_000 }).toBeGreaterThan(fitted * 1.5);
+      await expect.poll(() => zoomOf(page), PATIENCE).toBeGreaterThan(fitted * 1.5);
       const zoomed = await zoomOf(page);
       await page.keyboard.press('ArrowLeft');
       await page.keyboard.press('-');
-      await expect.poll(() => zoomOf(page), { timeout: 10_000 }).toBeLessThan(zoomed);
+      await expect.poll(() => zoomOf(page), PATIENCE).toBeLessThan(zoomed);
       await viewer(page).getByRole('button', { name: 'Vergrössern' }).click();
       await viewer(page).getByRole('button', { name: 'Vergrössern' }).click();
       await page.screenshot({ path: join(ARTIFACTS, `viewer-zoomed-${size}.png`) });
       await page.keyboard.press('Escape');
-      await viewer(page).waitFor({ state: 'detached' });
+      await viewer(page).waitFor({ state: 'detached', ...PATIENCE });
       expect(new URL(page.url()).searchParams.has('zoom')).toBe(false);
-      await shownPicture(page).waitFor();
+      await shownPicture(page).waitFor(PATIENCE);
     }, 120_000);
   }
 
@@ -100,29 +102,29 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
     const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
     await page.goto(`${portal.url}/webcam/${CAMERA}?t=${second}`);
     await expect
-      .poll(() => shownPicture(page).getAttribute('src'), { timeout: 30_000 })
+      .poll(() => shownPicture(page).getAttribute('src'), PATIENCE)
       .toBe(`/api/Image/Get/camera/${CAMERA}/${second}.jpg`);
     // Stepping through the day replaces the URL's moment.
     await page.getByRole('button', { name: /Früher/ }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(first);
+    await expect.poll(() => new URL(page.url()).searchParams.get('t'), PATIENCE).toBe(first);
     // The viewer is an entry of its own: back closes it, forward opens it again.
     await page.getByRole('button', { name: 'Vergrössern' }).click();
-    await viewer(page).waitFor();
+    await viewer(page).waitFor(PATIENCE);
     await viewer(page).getByRole('button', { name: 'Späteres Bild' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(second);
+    await expect.poll(() => new URL(page.url()).searchParams.get('t'), PATIENCE).toBe(second);
     await page.goBack();
-    await viewer(page).waitFor({ state: 'detached' });
-    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(first);
-    await expect.poll(() => shownPicture(page).getAttribute('src')).toContain(`/${first}.jpg`);
+    await viewer(page).waitFor({ state: 'detached', ...PATIENCE });
+    await expect.poll(() => new URL(page.url()).searchParams.get('t'), PATIENCE).toBe(first);
+    await expect.poll(() => shownPicture(page).getAttribute('src'), PATIENCE).toContain(`/${first}.jpg`);
     await page.goForward();
-    await viewer(page).waitFor();
-    await expect.poll(() => new URL(page.url()).searchParams.get('t')).toBe(second);
+    await viewer(page).waitFor(PATIENCE);
+    await expect.poll(() => new URL(page.url()).searchParams.get('t'), PATIENCE).toBe(second);
     await page.keyboard.press('Escape');
-    await expect.poll(() => shownPicture(page).getAttribute('src')).toContain(`/${second}.jpg`);
+    await expect.poll(() => shownPicture(page).getAttribute('src'), PATIENCE).toContain(`/${second}.jpg`);
     // A moment with no picture falls back to the current one and says so.
     await page.goto(`${portal.url}/webcam/${CAMERA}?t=200001010000`);
-    await page.getByText(/gibt es kein Bild \(mehr\)\. Gezeigt wird das aktuelle Bild\./).waitFor({ timeout: 30_000 });
-    await expect.poll(() => shownPicture(page).getAttribute('src')).toContain(`/${names.at(-1)}.jpg`);
+    await page.getByText(/gibt es kein Bild \(mehr\)\. Gezeigt wird das aktuelle Bild\./).waitFor(PATIENCE);
+    await expect.poll(() => shownPicture(page).getAttribute('src'), PATIENCE).toContain(`/${names.at(-1)}.jpg`);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-unknown-moment-desktop.png') });
   }, 120_000);
 
@@ -141,20 +143,20 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
     });
     await page.goto(`${portal.url}/webcams`);
     await page.getByRole('link', { name: `${camera.name} vergrössern` }).click();
-    await viewer(page).waitFor({ timeout: 30_000 });
+    await viewer(page).waitFor(PATIENCE);
     await expect
-      .poll(() => zoomAnswers.filter((answer) => answer.url.includes('_files/')).length, { timeout: 60_000 })
+      .poll(() => zoomAnswers.filter((answer) => answer.url.includes('_files/')).length, PATIENCE)
       .toBeGreaterThan(0);
     const descriptor = zoomAnswers.find((answer) => answer.url.includes('.dzi'));
     expect(descriptor).toMatchObject({ status: 200 });
     expect(descriptor?.url).toMatch(/\.dzi\?level=HIGH$/);
     expect(zoomAnswers.every((answer) => answer.status === 200 && answer.url.endsWith('?level=HIGH'))).toBe(true);
-    await page.getByText('· HIGH').waitFor();
+    await page.getByText('· HIGH').waitFor(PATIENCE);
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     const tilesBefore = zoomAnswers.length;
-    await expect.poll(() => zoomAnswers.length, { timeout: 30_000 }).toBeGreaterThan(tilesBefore);
+    await expect.poll(() => zoomAnswers.length, PATIENCE).toBeGreaterThan(tilesBefore);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-tiles-desktop.png') });
     // Above its level the visitor gets nothing.
     const full = await page.evaluate(

@@ -44,6 +44,10 @@ function moveBy(move: Move, opened: { library: typeof OpenSeadragon; viewer: Ope
 /** The picture on the whole screen, zoomed and panned with wheel, pinch, double tap and keys (OpenSeadragon). */
 export default function PictureViewer({ camera, moment, earlier, later, onMoment, onClose }: PictureViewerProps) {
   const stage = useRef<HTMLDivElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  // The page's callback changes with its URL; the keys and the focus stay bound once.
+  const close = useRef(onClose);
+  close.current = onClose;
   const viewer = useRef<{ library: typeof OpenSeadragon; viewer: OpenSeadragon.Viewer } | null>(null);
   const [state, setState] = useState<ViewerState>({ status: 'loading' });
 
@@ -95,23 +99,34 @@ export default function PictureViewer({ camera, moment, earlier, later, onMoment
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') close.current();
       const move = KEYS[event.key];
       if (!move || event.ctrlKey || event.metaKey || event.altKey) return;
       event.preventDefault();
       moveBy(move, viewer.current);
     };
     document.addEventListener('keydown', onKey);
+    // Screen readers land in the viewer, and the focus leaves the button behind it.
+    const before = document.activeElement as HTMLElement | null;
+    dialog.current?.focus();
     const scrolling = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
       document.removeEventListener('keydown', onKey);
       document.body.style.overflow = scrolling;
+      before?.focus?.();
     };
-  }, [onClose]);
+  }, []);
 
   return (
-    <div className="picture-viewer" role="dialog" aria-modal="true" aria-label={`Webcam ${camera}, vergrössert`}>
+    <div
+      className="picture-viewer"
+      role="dialog"
+      aria-modal="true"
+      aria-label={`Webcam ${camera}, vergrössert`}
+      ref={dialog}
+      tabIndex={-1}
+    >
       <div className="picture-viewer__stage" ref={stage} data-status={state.status} />
       {state.status === 'loading' && <p className="picture-viewer__status">Bild wird geladen …</p>}
       {state.status === 'failed' && (
