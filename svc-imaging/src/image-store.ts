@@ -16,6 +16,7 @@ export interface ImageStore {
   /** A day's time-lapse clip of one level (day `yyyyMMdd`), kept and pruned with that day's pictures. */
   saveClip(camera: string, day: string, level: Quality, bytes: Buffer): Promise<void>;
   readClip(camera: string, day: string, level: Quality): Promise<Buffer | null>;
+  removeClip(camera: string, day: string, level: Quality): Promise<void>;
   /** Remove these pictures of a camera, every level and format; returns how many files went. */
   removePictures(camera: string, imageNames: readonly string[]): Promise<number>;
   /** Remove whole days older than `keepFromDay` (yyyyMMdd); returns how many camera-days went. */
@@ -78,6 +79,7 @@ export function createImageStore(
     close: async () => {},
     saveClip: (camera, day, level, bytes) => writeWhole(clipPath(camera, day, level), bytes),
     readClip: (camera, day, level) => readFile(clipPath(camera, day, level)).catch(() => null),
+    removeClip: (camera, day, level) => rm(clipPath(camera, day, level), { force: true }),
     async save(camera, imageName, variants, modern): Promise<void> {
       const dir = folder(camera, imageName);
       await mkdir(dir, { recursive: true });

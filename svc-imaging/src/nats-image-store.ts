@@ -60,6 +60,9 @@ export async function createNatsImageStore(options: NatsImageStoreOptions): Prom
       await store.putBlob({ name: clipName(camera, day, level) }, bytes);
     },
     readClip: (camera, day, level) => readBlob(clipName(camera, day, level)),
+    async removeClip(camera, day, level) {
+      await store.delete(clipName(camera, day, level));
+    },
     read: async (camera, imageName, quality, encoding: PictureEncoding = 'jpeg') =>
       readBlob(objectName(camera, imageName, variantSuffix(quality, encoding))),
     // The bucket's TTL expires old pictures by itself.

@@ -176,6 +176,20 @@ describe('day time-lapse clips', () => {
     expect(later.filter((o) => o.outcome === 'made').length).toBeGreaterThanOrEqual(1);
   }, 60_000);
 
+  it('removes the clips of days past the retention, as their pictures go', async () => {
+    const old = new Date(now.getTime() - 20 * 24 * 3600_000);
+    const oldDay = dayOf(old);
+    const demo = { ...app.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+    const [y, m, d] = [oldDay.slice(0, 4), oldDay.slice(4, 6), oldDay.slice(6, 8)].map(Number) as [number, number, number];
+    for (let i = 0; i < 3; i++) await captureTick(demo, camera, new Date(Date.UTC(y, m - 1, d, 9, i * 5)));
+    expect((await makeTimelapse(app.timelapses.context, camera, oldDay, 'POOR')).outcome).toBe('made');
+    expect(await app.imageStore.readClip('Zeitraffer', oldDay, 'POOR')).not.toBeNull();
+    await app.timelapses.runScheduledPass(now);
+    expect(await app.imageStore.readClip('Zeitraffer', oldDay, 'POOR')).toBeNull();
+    expect(await app.timelapseRepository.find({ webcamId: 7, day: oldDay, level: 'POOR' })).toBeUndefined();
+    expect(await app.imageStore.readClip('Zeitraffer', yesterday, 'POOR')).not.toBeNull();
+  }, 60_000);
+
   it('shows the jobs with their progress to an Admin only', async () => {
     const admin = { authorization: `Bearer ${sign({ sub: '66666666-6666-4666-8666-666666666666', role: [ADMIN_ROLE] })}` };
     const jobs = await app.inject({ url: '/api/Jobs/timelapses', headers: admin });

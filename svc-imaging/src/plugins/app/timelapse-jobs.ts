@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CameraRow, TimelapseLevel, TimelapseRow } from '../../database.ts';
 import type { ImagingOptions } from '../../options.ts';
+import { DEFAULT_RETENTION_DAYS } from '../../prune.ts';
 import {
   DEFAULT_TIMELAPSE_TODAY_MINUTES,
   dayOf,
@@ -103,7 +104,17 @@ export default fp(
         if (!camera || closing) continue;
         outcomes.push(await makeOnce(camera, key.day, key.level, () => makeTimelapse(at, camera, key.day, key.level)));
       }
+      await pruneClips(now);
       return outcomes.filter((outcome) => outcome.outcome !== 'empty');
+    }
+
+    /** Clips go with their day's pictures, after the retention (the archive keeps only a few pictures a day). */
+    async function pruneClips(now: Date) {
+      const keepFrom = dayOf(new Date(now.getTime() - (options.retentionDays ?? DEFAULT_RETENTION_DAYS) * 24 * 3600_000));
+      for (const clip of await repository.before(keepFrom)) {
+        await app.imageStore.removeClip(clip.camera, clip.day, clip.level);
+        await repository.forget(clip);
+      }
     }
 
     app.decorate('timelapses', { context, clip, runScheduledPass });

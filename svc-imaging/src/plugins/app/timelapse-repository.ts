@@ -117,6 +117,23 @@ export function createTimelapseRepository(db: Kysely<Database>) {
         .where('finishedAt', '<=', before)
         .execute();
     },
+    /** Clips of days before `day` (`yyyyMMdd`): their pictures are pruned, so are they. */
+    before: (day: string) =>
+      db
+        .selectFrom('timelapses')
+        .innerJoin('cameras', 'cameras.webcamId', 'timelapses.webcamId')
+        .select(['timelapses.webcamId', 'cameras.name as camera', 'timelapses.day', 'timelapses.level'])
+        .where('timelapses.day', '<', day)
+        .where('timelapses.status', '!=', 'running')
+        .execute(),
+    async forget(key: TimelapseKey): Promise<void> {
+      await db
+        .deleteFrom('timelapses')
+        .where('webcamId', '=', key.webcamId)
+        .where('day', '=', key.day)
+        .where('level', '=', key.level)
+        .execute();
+    },
     /** The latest jobs with their camera's name, for the job dashboard. */
     recent: (limit: number) =>
       db
