@@ -71,6 +71,7 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
       await shownPicture(page).waitFor(PATIENCE);
       // The viewer's code is fetched when it opens, not with the page.
       expect(viewerCode).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `viewer-camera-page-${size}.png`) });
       await page.getByRole('button', { name: 'Vergrössern' }).click();
       await viewer(page).waitFor(PATIENCE);
       expect(new URL(page.url()).searchParams.get('zoom')).toBe('1');
@@ -142,6 +143,8 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
         zoomAnswers.push({ url: response.url(), status: response.status() });
     });
     await page.goto(`${portal.url}/webcams`);
+    await page.getByRole('link', { name: `${camera.name} vergrössern` }).waitFor(PATIENCE);
+    await page.screenshot({ path: join(ARTIFACTS, 'viewer-cards-desktop.png') });
     await page.getByRole('link', { name: `${camera.name} vergrössern` }).click();
     await viewer(page).waitFor(PATIENCE);
     await expect
