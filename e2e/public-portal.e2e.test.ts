@@ -96,8 +96,8 @@ describe('the public portal in Chromium', () => {
     await tiles?.close();
   });
 
-  async function open(path: string, viewport = DESKTOP): Promise<Page> {
-    const page = await browser.newPage({ viewport });
+  async function open(path: string, viewport = DESKTOP, { touch = false } = {}): Promise<Page> {
+    const page = await browser.newPage({ viewport, hasTouch: touch, isMobile: touch });
     page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(`${path}: ${message.text()}`);
@@ -346,6 +346,70 @@ describe('the public portal in Chromium', () => {
       await api.setPosition(ufenau);
     }
     await expect.poll(() => clusters.count(), { timeout: 10_000 }).toBe(clustersBefore);
+    await page.close();
+  });
+
+  it('on a phone a tap reaches every camera: a cluster spreads out, a marker opens its camera, cones let taps through', async () => {
+    const page = await open('/', PHONE, { touch: true });
+    await mapReady(page);
+    await page.screenshot({ path: join(ARTIFACTS, 'public-home-map-phone-touch.png') });
+    expect(
+      await page
+        .locator('path.view-cone')
+        .first()
+        .evaluate((cone) => getComputedStyle(cone).pointerEvents),
+    ).toBe('none');
+    // Cameras beyond an edge (zoom 13 is the smallest the spec allows): one tap on its arrow brings them in.
+    const arrows = page.locator('button.offscreen-cameras');
+    if ((await arrows.count()) > 0) {
+      const arrow = arrows.first();
+      const side = (await arrow.getAttribute('class'))?.match(/--(\w+)/)?.[1];
+      await arrow.tap();
+      await expect.poll(() => page.locator(`button.offscreen-cameras--${side}`).count()).toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, 'public-home-map-phone-moved.png') });
+      await page.reload();
+      await mapReady(page);
+    }
+    const markers = page.locator('.leaflet-marker-icon.camera-marker');
+    const clusters = page.locator('.leaflet-marker-icon.camera-cluster');
+    for (let i = 0; i < (await clusters.count()); i++) {
+      const cluster = clusters.nth(i);
+      const count = Number(await cluster.locator('span[aria-hidden]').textContent());
+      const before = await markers.count();
+      await cluster.tap();
+      // One tap, no zoom: the cluster's cameras stand around it, each a marker of its own.
+      await expect.poll(() => markers.count()).toBeGreaterThanOrEqual(before + count);
+      expect(await page.locator('.leaflet-control-zoom-out').getAttribute('aria-disabled')).toBe('true');
+      await page.screenshot({ path: join(ARTIFACTS, 'public-home-cluster-phone.png') });
+    }
+    // A marker whose spot a cone covers: the tap opens the marker's camera, not the cone's.
+    const map = await page.locator('.camera-map').boundingBox();
+    let name = '';
+    let box: { x: number; y: number; width: number; height: number } | null = null;
+    for (const marker of await markers.all()) {
+      const candidate = await marker.boundingBox();
+      const inside = (p: number, from: number, size: number) => p > from + 30 && p < from + size - 30;
+      if (candidate && map && inside(candidate.x, map.x, map.width) && inside(candidate.y, map.y, map.height)) {
+        name = (await marker.getAttribute('title')) ?? '';
+        box = candidate;
+      }
+    }
+    if (!box) throw new Error('no marker on screen');
+    // 10 px beside the 15 px dot is still the marker's finger-sized target.
+    await page.touchscreen.tap(box.x + box.width / 2 + 10, box.y + box.height / 2);
+    await page.waitForURL(`${portal.url}/webcam/${encodeURIComponent(name)}`);
+    await page.close();
+  });
+
+  it('says "Karte nicht verfügbar" when the tiles cannot be loaded, and leads to the list', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.route(`${new URL(tiles.urlTemplate.replace(/\{[a-z]\}/g, '0')).origin}/**`, (route) => route.abort());
+    await page.goto(`${portal.url}/`);
+    const notice = page.getByRole('alert').filter({ hasText: 'Karte nicht verfügbar' });
+    await notice.waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'public-home-tiles-unavailable-phone.png') });
+    await notice.getByRole('link', { name: 'Zur Liste der Webcams' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: 'Liste' }).getAttribute('aria-selected')).toBe('true');
     await page.close();
   });
 

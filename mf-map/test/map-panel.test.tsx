@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CameraMapProps } from '../src/map/camera-map.tsx';
+import { countBeyondEdges } from '../src/map/offscreen-cameras.tsx';
 import { tilesUnavailable } from '../src/map/tile-health.ts';
 import { ITEMS, renderAt, stubApi } from './fixtures.tsx';
 
@@ -20,6 +21,20 @@ describe('tile health', () => {
     expect(tilesUnavailable({ loaded: 2, failed: 7 })).toBe(false);
     expect(tilesUnavailable({ loaded: 2, failed: 8 })).toBe(true);
     expect(tilesUnavailable({ loaded: 12, failed: 0 })).toBe(false);
+  });
+});
+
+describe('cameras beyond the edges of a phone map', () => {
+  it('counts each camera outside the view by the edge it lies beyond', () => {
+    const points = [
+      { x: -40, y: 100 },
+      { x: -5, y: -300 },
+      { x: 120, y: 80 },
+      { x: 500, y: 100 },
+      { x: 200, y: -10 },
+      { x: 200, y: 700 },
+    ];
+    expect(countBeyondEdges(points, 356, 520)).toEqual({ left: 2, right: 1, up: 1, down: 1 });
   });
 });
 

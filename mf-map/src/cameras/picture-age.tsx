@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { formatImageTime } from './image-time.ts';
+import './picture-age.css';
 
 const IMAGE_NAME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 const MINUTE = 60_000;
@@ -70,12 +71,16 @@ export function useNow(): number {
 }
 
 /** How old a picture is, said the way a visitor reads it and kept up to date. */
-export function PictureAge({ imageName, className }: { imageName: string; className?: string }) {
+export function PictureAge({ imageName }: { imageName: string }) {
   const current = useNow();
   const instant = instantOfImage(imageName);
   if (instant === null) return null;
   return (
-    <time className={className} dateTime={new Date(instant).toISOString()} title={`${formatImageTime(imageName)} Uhr`}>
+    <time
+      className="picture-age"
+      dateTime={new Date(instant).toISOString()}
+      title={`${formatImageTime(imageName)} Uhr`}
+    >
       {ageLabel(current - instant)}
     </time>
   );

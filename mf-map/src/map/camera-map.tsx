@@ -10,6 +10,7 @@ import { clockTimeOf } from '../cameras/image-time.ts';
 import { imageUrl } from '../cameras/image-urls.ts';
 import { ClusteredMarkers } from './clustered-markers.tsx';
 import { MAP_VIEW, type MapTiles } from './map-settings.ts';
+import { CenterOnCameras, OffscreenCameras } from './offscreen-cameras.tsx';
 import { type TileCounts, tilesUnavailable } from './tile-health.ts';
 import { viewCone } from './view-cone.ts';
 import './camera-map.css';
@@ -64,6 +65,8 @@ export default function CameraMap({ cameras, tiles, onTilesUnavailable }: Camera
         />
       ))}
       <ClusteredMarkers cameras={positioned} onOpen={open} onHighlight={setHighlighted} />
+      <CenterOnCameras cameras={positioned} />
+      <OffscreenCameras cameras={positioned} />
     </MapContainer>
   );
 }
