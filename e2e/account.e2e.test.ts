@@ -256,7 +256,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.setViewportSize(DESKTOP);
 
     const target = table.locator('tr', { hasText: 'pwd' }).first();
-    await target.getByRole('button', { name: /^Impersonate / }).click();
+    await target.getByRole('button', { name: / vertreten$/ }).click();
     const strip = page.locator('.session-strip--impersonating');
     await strip.getByText('Sie handeln als').waitFor();
     expect(await strip.textContent()).toContain(`angemeldet als ${admin.username}`);

@@ -42,7 +42,9 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     await expect.poll(() => richterswil.getByRole('button', { name: 'Pausieren' }).count()).toBe(1);
     // The demo cameras were captured this minute already: a second capture is refused with a message.
     await richterswil.getByRole('button', { name: 'Jetzt aufnehmen' }).click();
-    await expect.poll(() => dashboard.locator('#notice').textContent()).toMatch(/captured this minute|^$/);
+    await expect
+      .poll(() => dashboard.locator('#notice').textContent())
+      .toMatch(/in dieser Minute schon aufgenommen|^$/);
 
     await page.screenshot({ path: join(ARTIFACTS, 'jobs-desktop.png'), fullPage: true });
     await page.setViewportSize(PHONE);

@@ -78,7 +78,7 @@ describe('impersonate page', () => {
     const fake = await adminSession();
     renderPage(fake.session);
     fake.route(AUTH_PATHS.roles, () => jsonResponse([]));
-    const impersonateBob = await screen.findByRole('button', { name: 'Impersonate Bob Beispiel (bobbob)' });
+    const impersonateBob = await screen.findByRole('button', { name: 'Bob Beispiel (bobbob) vertreten' });
     await act(async () => {
       fireEvent.click(impersonateBob);
     });

@@ -91,10 +91,10 @@ function UserTable() {
         ) : (
           <button
             type="button"
-            aria-label={`Impersonate ${displayName(u)} (${u.userName})`}
+            aria-label={`${displayName(u)} (${u.userName}) vertreten`}
             onClick={() => void session.impersonate(u)}
           >
-            Impersonate
+            Vertreten
           </button>
         ),
     },

@@ -45,7 +45,8 @@ export function ClusteredMarkers({ cameras, onOpen, onHighlight }: ClusteredMark
       zoomToBoundsOnClick: !touch,
       iconCreateFunction: clusterIcon,
     });
-    if (touch) clusters.on('clusterclick', (event) => (event as L.LeafletEvent & { layer: L.MarkerCluster }).layer.spiderfy());
+    if (touch)
+      clusters.on('clusterclick', (event) => (event as L.LeafletEvent & { layer: L.MarkerCluster }).layer.spiderfy());
     return clusters;
   }, []);
 

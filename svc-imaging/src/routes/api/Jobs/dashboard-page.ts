@@ -68,10 +68,15 @@ export const DASHBOARD_HTML = `<!doctype html>
   const text = (value) => String(value ?? '–').replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
   const xsrf = () => decodeURIComponent((document.cookie.match(/(?:^|; )(?:__Host-)?XSRF-TOKEN=([^;]*)/) || [])[1] || '');
   const notice = document.getElementById('notice');
+  // The API answers in English; the page says it in German.
+  const GERMAN = {
+    'This camera was captured this minute already': 'Diese Kamera wurde in dieser Minute schon aufgenommen.',
+    'A capture of this minute is running, please retry shortly': 'Eine Aufnahme dieser Minute läuft gerade, bitte gleich noch einmal versuchen.',
+  };
   function show(message) { notice.textContent = message; notice.style.display = message ? 'block' : 'none'; }
   async function act(action, webcamId) {
     const response = await fetch('/api/Jobs/' + action + '?webcamId=' + webcamId, { method: 'POST', headers: { 'X-XSRF-TOKEN': xsrf() }, credentials: 'same-origin' });
-    if (!response.ok) show((await response.json().catch(() => ({}))).message || 'Aktion fehlgeschlagen');
+    if (!response.ok) show(GERMAN[(await response.json().catch(() => ({}))).message] || 'Aktion fehlgeschlagen.');
     else show('');
     await refresh();
   }
