@@ -19,7 +19,13 @@ function grainOf(variant: number): Promise<Buffer> {
   const known = grains.get(variant);
   if (known) return known;
   const made = sharp({
-    create: { width: WIDTH, height: HEIGHT, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 12 } },
+    create: {
+      width: WIDTH,
+      height: HEIGHT,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 12 },
+    },
   })
     .raw()
     .toBuffer();
@@ -35,7 +41,7 @@ async function dayFrame(index: number): Promise<Buffer> {
     `rgb(${Math.round(r * light)},${Math.round(g * light)},${Math.round(b * light)})`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
   <rect width="100%" height="100%" fill="${shade(110, 170, 225)}"/>
-  ${Array.from({ length: 6 }, (_, i) => `<ellipse cx="${(i * 260 + index * 7) % 1400 - 60}" cy="${80 + i * 25}" rx="120" ry="30" fill="${shade(235, 240, 245)}"/>`).join('')}
+  ${Array.from({ length: 6 }, (_, i) => `<ellipse cx="${((i * 260 + index * 7) % 1400) - 60}" cy="${80 + i * 25}" rx="120" ry="30" fill="${shade(235, 240, 245)}"/>`).join('')}
   <polygon points="0,720 0,350 160,270 320,330 480,250 640,310 800,230 960,290 1120,260 1280,330 1280,720" fill="${shade(60, 90, 74)}"/>
   <rect y="430" width="100%" height="290" fill="${shade(47, 111, 143)}"/>
   <polygon points="${(index * 5) % 1280},470 ${((index * 5) % 1280) + 30},420 ${((index * 5) % 1280) + 60},470" fill="${shade(250, 250, 250)}"/>
@@ -93,7 +99,8 @@ async function baselineEncode(dir: string, frames: number): Promise<number> {
 /** Seconds of one core per 100 frames at 1280 px, and the bytes of a day's clip (288 frames). */
 export async function timelapse(): Promise<ResultRow[]> {
   const dir = await ensureResultsDir('timelapse');
-  for (let i = 0; i < DAY_FRAMES; i++) await writeFile(join(dir, `${String(i).padStart(4, '0')}.jpg`), await dayFrame(i));
+  for (let i = 0; i < DAY_FRAMES; i++)
+    await writeFile(join(dir, `${String(i).padStart(4, '0')}.jpg`), await dayFrame(i));
   log(`time-lapse: ${DAY_FRAMES} frames of ${WIDTH}×${HEIGHT} written`);
   await portalEncode(dir, 10);
   await baselineEncode(dir, 10);
@@ -107,7 +114,9 @@ export async function timelapse(): Promise<ResultRow[]> {
   const day = await portalEncode(dir, DAY_FRAMES);
   await rm(dir, { recursive: true, force: true });
   const cpu = { portal: median(portal), baseline: median(baseline) };
-  log(`time-lapse: ${cpu.portal.toFixed(2)} s vs ${cpu.baseline.toFixed(2)} s CPU per 100 frames; a day ${day.bytes} bytes`);
+  log(
+    `time-lapse: ${cpu.portal.toFixed(2)} s vs ${cpu.baseline.toFixed(2)} s CPU per 100 frames; a day ${day.bytes} bytes`,
+  );
   const common = { benchmark: 'timelapse', baselineLabel: 'ffmpeg from files' };
   return [
     row({

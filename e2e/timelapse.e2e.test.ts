@@ -90,7 +90,9 @@ describe("a camera's day as a time-lapse video in Chromium", () => {
     await page.waitForURL(`${portal.url}/jobs`);
     const dashboard = page.frameLocator('iframe[title="Aufnahme-Jobs"]');
     const clip = dashboard.locator('#timelapses tr', { hasText: CAMERA });
-    await expect.poll(() => clip.first().textContent(), { timeout: 20_000 }).toMatch(/POOR\s*OK\s*100 % von \d+ Bildern/);
+    await expect
+      .poll(() => clip.first().textContent(), { timeout: 20_000 })
+      .toMatch(/POOR\s*OK\s*100 % von \d+ Bildern/);
     await dashboard.getByRole('heading', { name: 'Zeitraffer' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'timelapse-jobs-desktop.png') });
   });

@@ -70,6 +70,11 @@ describe("the camera page's day time-lapse", () => {
     vi.stubGlobal('navigator', { ...navigator, share });
     show();
     fireEvent.click(screen.getByRole('button', { name: 'Link teilen' }));
-    await waitFor(() => expect(share).toHaveBeenCalledWith({ title: expect.stringMatching(/^Zeitraffer Rapperswil Seedamm/), url: `${window.location.origin}${CLIP}` }));
+    await waitFor(() =>
+      expect(share).toHaveBeenCalledWith({
+        title: expect.stringMatching(/^Zeitraffer Rapperswil Seedamm/),
+        url: `${window.location.origin}${CLIP}`,
+      }),
+    );
   });
 });

@@ -26,7 +26,14 @@ async function probe(bytes: Buffer) {
   const dir = await mkdtemp(join(tmpdir(), 'lakecams-probe-'));
   try {
     await writeFile(join(dir, 'clip.mp4'), bytes);
-    const { stderr } = await promisify(execFile)(FFMPEG_PATH, ['-hide_banner', '-i', join(dir, 'clip.mp4'), '-f', 'null', '-']);
+    const { stderr } = await promisify(execFile)(FFMPEG_PATH, [
+      '-hide_banner',
+      '-i',
+      join(dir, 'clip.mp4'),
+      '-f',
+      'null',
+      '-',
+    ]);
     const [, width, height] = /Video: h264[^\n]*?, (\d+)x(\d+)/.exec(stderr) ?? [];
     const [, hh, mm, ss] = /Duration: (\d+):(\d+):([\d.]+)/.exec(stderr) ?? [];
     const frames = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1)?.[1];
@@ -79,7 +86,11 @@ describe('day time-lapse clips', () => {
     }
     const demo = { ...app.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
     // Yesterday from 08:00 UTC (the same day in Zurich) every 5 minutes, and today's latest minutes.
-    const [y, m, d] = [yesterday.slice(0, 4), yesterday.slice(4, 6), yesterday.slice(6, 8)].map(Number) as [number, number, number];
+    const [y, m, d] = [yesterday.slice(0, 4), yesterday.slice(4, 6), yesterday.slice(6, 8)].map(Number) as [
+      number,
+      number,
+      number,
+    ];
     for (let i = 0; i < FRAMES; i++) await captureTick(demo, camera, new Date(Date.UTC(y, m - 1, d, 8, i * 5)));
     const minute = Math.floor(now.getTime() / 60_000) * 60_000;
     for (let i = 0; i < 3; i++) {
@@ -104,7 +115,9 @@ describe('day time-lapse clips', () => {
     expect(await probe(response.rawPayload)).toEqual({ width: 480, height: 270, seconds: 2.5, frames: FRAMES });
     const again = await app.inject({ url: url(yesterday) });
     expect(again.headers.etag).toBe(response.headers.etag);
-    expect((await app.timelapseRepository.find({ webcamId: 7, day: yesterday, level: 'POOR' }))?.framesDone).toBe(FRAMES);
+    expect((await app.timelapseRepository.find({ webcamId: 7, day: yesterday, level: 'POOR' }))?.framesDone).toBe(
+      FRAMES,
+    );
   }, 60_000);
 
   it('gives the entitled level, capped at MEDIUM (1280 px), and nothing above it to an anonymous visitor', async () => {
@@ -165,7 +178,10 @@ describe('day time-lapse clips', () => {
 
   it("makes today's clip again after N minutes, not before", async () => {
     const t0 = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-    const at = (minutes: number) => ({ ...app.timelapses.context, clock: () => new Date(t0.getTime() + minutes * 60_000) });
+    const at = (minutes: number) => ({
+      ...app.timelapses.context,
+      clock: () => new Date(t0.getTime() + minutes * 60_000),
+    });
     expect((await makeTimelapse(at(0), camera, today, 'POOR')).outcome).toBe('made');
     expect((await makeTimelapse(at(9), camera, today, 'POOR')).outcome).toBe('skipped');
     expect((await makeTimelapse(at(10), camera, today, 'POOR')).outcome).toBe('made');
@@ -180,7 +196,11 @@ describe('day time-lapse clips', () => {
     const old = new Date(now.getTime() - 20 * 24 * 3600_000);
     const oldDay = dayOf(old);
     const demo = { ...app.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
-    const [y, m, d] = [oldDay.slice(0, 4), oldDay.slice(4, 6), oldDay.slice(6, 8)].map(Number) as [number, number, number];
+    const [y, m, d] = [oldDay.slice(0, 4), oldDay.slice(4, 6), oldDay.slice(6, 8)].map(Number) as [
+      number,
+      number,
+      number,
+    ];
     for (let i = 0; i < 3; i++) await captureTick(demo, camera, new Date(Date.UTC(y, m - 1, d, 9, i * 5)));
     expect((await makeTimelapse(app.timelapses.context, camera, oldDay, 'POOR')).outcome).toBe('made');
     expect(await app.imageStore.readClip('Zeitraffer', oldDay, 'POOR')).not.toBeNull();
@@ -191,11 +211,20 @@ describe('day time-lapse clips', () => {
   }, 60_000);
 
   it('shows the jobs with their progress to an Admin only', async () => {
-    const admin = { authorization: `Bearer ${sign({ sub: '66666666-6666-4666-8666-666666666666', role: [ADMIN_ROLE] })}` };
+    const admin = {
+      authorization: `Bearer ${sign({ sub: '66666666-6666-4666-8666-666666666666', role: [ADMIN_ROLE] })}`,
+    };
     const jobs = await app.inject({ url: '/api/Jobs/timelapses', headers: admin });
     expect(jobs.statusCode).toBe(200);
     expect(jobs.json()).toContainEqual(
-      expect.objectContaining({ camera: 'Zeitraffer', day: yesterday, level: 'POOR', status: 'done', progress: 100, frames: FRAMES }),
+      expect.objectContaining({
+        camera: 'Zeitraffer',
+        day: yesterday,
+        level: 'POOR',
+        status: 'done',
+        progress: 100,
+        frames: FRAMES,
+      }),
     );
     expect((await app.inject({ url: '/api/Jobs/timelapses' })).statusCode).toBe(401);
   });

@@ -58,9 +58,13 @@ export async function encodeTimelapse(
   const dir = await mkdtemp(join(tmpdir(), 'lakecams-timelapse-'));
   const output = join(dir, 'clip.mp4');
   try {
-    const ffmpeg = spawn(FFMPEG_PATH, ffmpegArguments(['-f', 'image2pipe', '-c:v', 'mjpeg', '-i', '-'], output, encoding), {
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
+    const ffmpeg = spawn(
+      FFMPEG_PATH,
+      ffmpegArguments(['-f', 'image2pipe', '-c:v', 'mjpeg', '-i', '-'], output, encoding),
+      {
+        stdio: ['pipe', 'ignore', 'pipe'],
+      },
+    );
     if (ffmpeg.pid) encoding.onStart?.(ffmpeg.pid);
     let errors = '';
     ffmpeg.stderr.on('data', (chunk: Buffer) => {

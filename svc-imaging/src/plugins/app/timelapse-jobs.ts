@@ -110,7 +110,9 @@ export default fp(
 
     /** Clips go with their day's pictures, after the retention (the archive keeps only a few pictures a day). */
     async function pruneClips(now: Date) {
-      const keepFrom = dayOf(new Date(now.getTime() - (options.retentionDays ?? DEFAULT_RETENTION_DAYS) * 24 * 3600_000));
+      const keepFrom = dayOf(
+        new Date(now.getTime() - (options.retentionDays ?? DEFAULT_RETENTION_DAYS) * 24 * 3600_000),
+      );
       for (const clip of await repository.before(keepFrom)) {
         await app.imageStore.removeClip(clip.camera, clip.day, clip.level);
         await repository.forget(clip);
