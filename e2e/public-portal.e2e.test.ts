@@ -421,8 +421,10 @@ describe('the public portal in Chromium', () => {
     await expect.poll(() => panel.getByRole('listitem').count()).toBe(8);
     for (const item of await cameraList()) {
       const row = panel.getByRole('listitem').filter({ hasText: item.webcam.name });
-      const link = row.getByRole('link', { name: item.webcam.name });
+      const link = row.getByRole('link', { name: item.webcam.name, exact: true });
       expect(await link.getAttribute('href')).toBe(`/webcam/${item.webcam.name}`);
+      const enlarge = row.getByRole('link', { name: `${item.webcam.name} vergrössern` });
+      expect(await enlarge.getAttribute('href')).toBe(`/webcam/${item.webcam.name}?zoom=1`);
       const arrow = row.locator('svg.direction-arrow');
       expect(await arrow.evaluate((svg) => (svg as SVGElement).style.transform)).toBe(
         `rotate(${item.images[0]?.direction}deg)`,
