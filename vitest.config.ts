@@ -18,6 +18,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['{shell,mf-*}/test/**/*.test.{ts,tsx}', 'libs/session/test/**/*.test.{ts,tsx}'],
           exclude: ['**/node_modules/**'],
+          setupFiles: ['./vitest.dom-setup.ts'],
+          testTimeout: 30_000,
         },
       },
       {
