@@ -110,6 +110,8 @@ describe('accounts in the embedded portal (Chromium)', () => {
     if (screenshotName) await screenshots(page, screenshotName);
     await page.getByRole('button', { name: 'Bestätigen' }).click();
     await page.waitForURL(`${portal.url}/login`);
+    // The login page says what happened.
+    await page.getByRole('status').filter({ hasText: 'Ihre E-Mail-Adresse ist bestätigt' }).waitFor();
   }
 
   async function logIn(page: Page, username: string, password: string): Promise<void> {
@@ -212,10 +214,30 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await screenshots(page, 'reset-password');
     await page.getByRole('button', { name: 'Passwort ändern' }).click();
     await page.waitForURL(`${portal.url}/login`);
+    await page.getByRole('status').filter({ hasText: 'Ihr Passwort ist geändert' }).waitFor();
 
     await logIn(page, account.username, newPassword);
     await page.waitForURL(`${portal.url}/`);
     await menu(page).getByRole('link', { name: 'Mein Profil' }).waitFor();
+    await page.close();
+  });
+
+  it('solves the captcha again by itself after a failed registration', async () => {
+    const page = await open('/register');
+    const taken = { ...newAccount('dup'), username: (portal.demoAdmin as { username: string }).username };
+    await field(page, 'Vorname').fill(taken.firstName);
+    await field(page, 'Nachname').fill(taken.lastName);
+    await field(page, 'E-Mail-Adresse').fill(taken.email);
+    await field(page, 'Telefon').fill(taken.phone);
+    await field(page, 'Benutzername').fill(taken.username);
+    await field(page, 'Passwort').fill(taken.password);
+    await field(page, 'Passwort bestätigen').fill(taken.password);
+    await solveCaptcha(page);
+    const submit = page.getByRole('button', { name: 'Registrieren', exact: true });
+    await submit.click();
+    await page.getByRole('alert').filter({ hasText: 'Dieser Benutzername ist schon vergeben' }).waitFor();
+    // No click, no focus: a fresh challenge is solved and the button is ready again.
+    await expect.poll(() => submit.isEnabled(), { timeout: 30_000 }).toBe(true);
     await page.close();
   });
 
@@ -230,6 +252,11 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await screenshots(page, 'contact');
     await page.getByRole('button', { name: 'Senden' }).click();
     await page.waitForURL(`${portal.url}/`);
+    const sent = page.getByRole('status').filter({ hasText: 'Ihre Nachricht ist gesendet' });
+    await sent.waitFor();
+    await screenshots(page, 'contact-sent');
+    await sent.getByRole('button', { name: 'Schliessen' }).click();
+    await expect.poll(() => sent.count()).toBe(0);
     const mail = await waitForMail(portal.outboxDir, '', `Kontakt: ${CONTACT_SUBJECTS[2]}`);
     expect(mail.text).toContain('Ufenau');
     await page.close();
@@ -241,18 +268,25 @@ describe('accounts in the embedded portal (Chromium)', () => {
     const page = await open('/login?returnUrl=%2Fimpersonate');
     await logIn(page, admin.username, admin.password);
     await page.waitForURL(`${portal.url}/impersonate`);
+    // The administration pages sit under "Verwaltung".
+    await menu(page).getByRole('button', { name: 'Verwaltung' }).click();
     for (const entry of ['Benutzer vertreten', 'Jobs', 'Webcams bearbeiten', 'Referer bearbeiten']) {
       await menu(page).getByRole('link', { name: entry }).waitFor();
     }
+    await page.keyboard.press('Escape');
     const table = page.getByRole('table');
     await table.getByText('pwd', { exact: false }).first().waitFor();
     await screenshots(page, 'impersonate');
     // The admin's long menu folds behind a toggle on phones.
     await page.setViewportSize(PHONE);
     await page.getByRole('button', { name: 'Menü' }).click();
+    await menu(page).getByRole('button', { name: 'Verwaltung' }).click();
     await menu(page).getByRole('link', { name: 'Referer bearbeiten' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'account-menu-open-phone.png') });
-    await page.getByRole('button', { name: 'Menü' }).click();
+    // Escape closes the submenu, then the phone menu.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('button', { name: 'Menü' }).getAttribute('aria-expanded')).toBe('false');
     await page.setViewportSize(DESKTOP);
 
     const target = table.locator('tr', { hasText: 'pwd' }).first();
@@ -261,7 +295,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await strip.getByText('Sie handeln als').waitFor();
     expect(await strip.textContent()).toContain(`angemeldet als ${admin.username}`);
     // Acting as a plain user: the admin entries go, Impersonate stays.
-    await expect.poll(() => menu(page).getByRole('link', { name: 'Jobs' }).count()).toBe(0);
+    await expect.poll(() => menu(page).locator('a[href="/jobs"]').count()).toBe(0);
     expect(await menu(page).getByRole('link', { name: 'Benutzer vertreten' }).count()).toBe(1);
     await screenshots(page, 'impersonating');
     // A reload keeps acting as the user; pictures carry the impersonation cookie meanwhile.
@@ -271,11 +305,11 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.reload();
     await strip.getByText('Sie handeln als').waitFor();
     await expect.poll(() => menu(page).getByRole('link', { name: 'Benutzer vertreten' }).count()).toBe(1);
-    expect(await menu(page).getByRole('link', { name: 'Jobs' }).count()).toBe(0);
+    expect(await menu(page).locator('a[href="/jobs"]').count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'account-impersonating-after-reload.png') });
 
     await strip.getByRole('button', { name: 'Zurück zu meinem Benutzer' }).click();
-    await menu(page).getByRole('link', { name: 'Jobs' }).waitFor();
+    await menu(page).getByRole('button', { name: 'Verwaltung' }).waitFor();
     expect(await page.locator('.session-strip--impersonating').count()).toBe(0);
     expect(await impersonationCookie()).toBe(false);
     await page.close();
