@@ -123,7 +123,7 @@ describe('administration screens (Chromium)', () => {
       if (attempt === 0) await screenshots(page, 'referer-dialog', { fullPage: false });
       await add.getByRole('button', { name: 'Speichern' }).click();
       if (attempt === 1) {
-        await add.getByRole('alert').getByText(`${REFERER_USER.email} has ${partnerUrl} already`).waitFor();
+        await add.getByRole('alert').getByText(`${REFERER_USER.email} hat ${partnerUrl} schon.`).waitFor();
         await add.getByRole('button', { name: 'Abbrechen' }).click();
       }
     }
@@ -151,7 +151,7 @@ describe('administration screens (Chromium)', () => {
     await add.getByLabel('Typ').selectOption('MOBILE');
     await screenshots(page, 'camera-dialog', { fullPage: false });
     await add.getByRole('button', { name: 'Speichern' }).click();
-    await add.getByRole('alert').getByText(`A camera named ${SETUP_CAMERA} exists already`).waitFor();
+    await add.getByRole('alert').getByText(`Eine Kamera namens ${SETUP_CAMERA} gibt es schon.`).waitFor();
     await add.getByLabel('Name', { exact: true }).fill(NEW_CAMERA);
     await add.getByRole('button', { name: 'Speichern' }).click();
     await page.getByText(`${DEMO_CAMERAS.length + 1} Webcams`).waitFor();
@@ -290,7 +290,7 @@ describe('administration screens (Chromium)', () => {
     await page.waitForURL(`${portal.url}/edit/referer/cameras`);
     const menu = page.getByRole('navigation', { name: 'Hauptmenü' });
     await menu.getByRole('link', { name: 'Kamera-Einrichtung' }).waitFor();
-    expect(await menu.getByRole('link', { name: 'Webcams bearbeiten' }).count()).toBe(0);
+    expect(await menu.locator('a[href="/edit/webcams"]').count()).toBe(0);
 
     await page.getByLabel('Seite (URL)').selectOption(partnerUrl);
     await expect
