@@ -100,7 +100,8 @@ describe('Chrome', () => {
     fake.route(AUTH_PATHS.roles, () => jsonResponse(['Premium']));
     await act(() => fake.session.impersonate(bob));
 
-    const strip = screen.getByRole('status');
+    // The flash notice's live region is a status too, empty here.
+    const strip = screen.getAllByRole('status').find((region) => region.textContent !== '') as HTMLElement;
     expect(strip.textContent).toContain('Sie handeln als Bob Beispiel (bobbob)');
     expect(strip.textContent).toContain('angemeldet als alice1');
     expect(menuHrefs()).toContain('/impersonate');

@@ -1,4 +1,3 @@
-
 import { freePort } from '@lakecams/service-kit/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
