@@ -419,6 +419,7 @@ describe('the session with access tokens that live 3 seconds (Chromium)', () => 
       await menu.getByRole('link', { name: 'Mein Profil' }).click();
       await page.waitForURL(`${portal.url}/user`);
       await expect.poll(() => page.getByLabel('Vorname', { exact: true }).inputValue()).toBe('Portal');
+      await menu.getByRole('button', { name: 'Verwaltung' }).click();
       await menu.getByRole('link', { name: 'Benutzer vertreten' }).click();
       await page.getByRole('table').getByText(admin.username).waitFor();
     }
