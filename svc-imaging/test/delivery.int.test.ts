@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture.ts';
 import type { CameraRow } from '../src/database.ts';
@@ -51,11 +51,11 @@ describe('image delivery at the quality each caller is entitled to', () => {
       angle: 60,
       webcamType: 'STATIC',
     });
-    let camera: CameraRow | undefined;
-    for (let tries = 0; !camera && tries < 100; tries++) {
-      camera = await app.cameraDirectory.byId(1);
-      if (!camera) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The camera event reaches the directory asynchronously; a busy machine may take seconds.
+    const camera: CameraRow | undefined = await vi.waitUntil(() => app.cameraDirectory.byId(1), {
+      timeout: 30_000,
+      interval: 20,
+    });
     const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#4a90d9' } })
       .jpeg()
       .toBuffer();
@@ -196,9 +196,7 @@ describe('the job dashboard', () => {
       angle: 60,
       webcamType: 'STATIC',
     });
-    for (let tries = 0; !(await app.cameraDirectory.byId(2)) && tries < 100; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await vi.waitUntil(() => app.cameraDirectory.byId(2), { timeout: 30_000, interval: 20 });
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture.ts';
 import type { CameraRow } from '../src/database.ts';
@@ -58,11 +58,11 @@ describe('pictures in AVIF and WebP for clients that take them', () => {
       angle: 60,
       webcamType: 'STATIC',
     });
-    let camera: CameraRow | undefined;
-    for (let tries = 0; !camera && tries < 100; tries++) {
-      camera = await app.cameraDirectory.byId(1);
-      if (!camera) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The camera event reaches the directory asynchronously; a busy machine may take seconds.
+    const camera: CameraRow | undefined = await vi.waitUntil(() => app.cameraDirectory.byId(1), {
+      timeout: 30_000,
+      interval: 20,
+    });
     const sky = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#4a90d9' } })
       .composite([
         { input: { create: { width: 1280, height: 720, channels: 3, background: '#2f6f3f' } }, top: 720, left: 0 },
