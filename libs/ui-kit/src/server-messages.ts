@@ -1,6 +1,6 @@
 /**
  * The services answer in English (their API, logs and tests keep it); the pages say the same in German.
- * Messages spec §5 prescribes (e.g. "This is not the token we sent you") are shown as they are.
+ * The validation messages the product prescribes in English (e.g. "This is not the token we sent you") are shown as they are.
  */
 const EXACT: Record<string, string> = {
   'This username is already taken': 'Dieser Benutzername ist schon vergeben.',

@@ -15,7 +15,7 @@ const profileOf = (user: UserSummary): ProfileUpdate => ({
   phoneNumber: user.phoneNumber ?? '',
 });
 
-/** First name, last name and phone of the acting user, with Zurücksetzen and Profil speichern (spec §2 "Profile screen"). */
+/** First name, last name and phone of the acting user, with Zurücksetzen and Profil speichern. */
 export function ProfileForm({ user }: { user: UserSummary }) {
   const api = useAccountApi();
   const session = useSessionClient();
