@@ -39,11 +39,14 @@ export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus
     request.raw.on('close', () => clients.delete(response));
   });
 
-  app.addHook('onClose', async () => {
+  // preClose, not onClose: the server waits for open streams before onClose hooks run.
+  app.addHook('preClose', async () => {
     clearInterval(keepalive);
-    await subscription?.unsubscribe();
-    subscription = undefined;
     for (const client of clients) client.end();
     clients.clear();
+  });
+  app.addHook('onClose', async () => {
+    await subscription?.unsubscribe();
+    subscription = undefined;
   });
 }
