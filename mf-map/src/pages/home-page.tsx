@@ -13,8 +13,8 @@ export function HomePage() {
   return (
     <PageFrame title="Webcams am Zürichsee">
       <p className="lead">
-        Aktuelle Bilder rund um den oberen Zürichsee. Fahren Sie über einen Blickkegel auf der Karte und wählen Sie eine
-        Kamera.
+        Aktuelle Bilder rund um den oberen Zürichsee. Tippen oder klicken Sie auf der Karte auf eine Kamera, um ihre
+        Bilder zu sehen; die Blickkegel zeigen, wohin jede Kamera schaut.
       </p>
       <WithRetry>{(onRetry) => <CameraViews onRetry={onRetry} />}</WithRetry>
       <OfferCards />
