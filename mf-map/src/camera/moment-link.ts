@@ -63,3 +63,16 @@ export function momentStep(request: MomentRequest, history: LoadedHistory): Mome
 
 /** The URL's `t` for a selected picture: none for the current one, so that a bookmark keeps following it. */
 export const momentParam = (name: string, current: boolean): string | null => (current ? null : name);
+
+/** `webcam/{name}?compare=side|swipe`: the compare view is open, in that layout. */
+export const COMPARE_PARAM = 'compare';
+/** `webcam/{name}?vs=yyyyMMddHHmm`: the picture compared with the shown one (`t`). */
+export const VERSUS_PARAM = 'vs';
+
+export type CompareLayout = 'side' | 'swipe';
+
+/** The compare view's layout the URL asks for: null when it is closed; anything unknown is side by side. */
+export function compareLayoutOf(value: string | null): CompareLayout | null {
+  if (value === null) return null;
+  return value === 'swipe' ? 'swipe' : 'side';
+}

@@ -1,16 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
+  COMPARE_PARAM,
+  type CompareLayout,
+  compareLayoutOf,
   type LoadedHistory,
   MOMENT_PARAM,
   momentParam,
   momentRequest,
   momentStep,
+  VERSUS_PARAM,
   VIEWER_PARAM,
 } from './moment-link.ts';
 
 /**
- * The camera page's picture follows the URL (`?t=`, `?zoom`): on arrival, back and forward. Moving through
+ * The camera page's picture follows the URL (`?t=`, `?zoom`, `?compare` with `?vs`): on arrival, back and forward. Moving through
  * a day replaces the URL's entry, so the slider does not flood the history; picking another day and opening
  * the viewer add one, so back returns to the day before and closes the viewer.
  */
@@ -31,6 +35,22 @@ export function useMomentLink(history: LoadedHistory | null, dayLoading: boolean
           const next = new URLSearchParams(current);
           if (value === null) next.delete(name);
           else next.set(name, value);
+          return next;
+        },
+        { replace: !push },
+      ),
+    [setParams],
+  );
+
+  const setParamsTo = useCallback(
+    (values: Readonly<Record<string, string | null>>, push: boolean) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [name, value] of Object.entries(values)) {
+            if (value === null) next.delete(name);
+            else next.set(name, value);
+          }
           return next;
         },
         { replace: !push },
@@ -84,5 +104,24 @@ export function useMomentLink(history: LoadedHistory | null, dayLoading: boolean
     // Back closes the viewer (its own entry); closing it keeps the moment the visitor went to inside it.
     openViewer: useCallback(() => setParam(VIEWER_PARAM, '1', true), [setParam]),
     closeViewer: useCallback(() => setParam(VIEWER_PARAM, null, false), [setParam]),
+    /** The URL's picture is the one shown (not a day still loading for it). */
+    settled: step?.step === 'show',
+    /** The compare view's layout, null while it is closed. */
+    compare: compareLayoutOf(params.get(COMPARE_PARAM)),
+    /** The URL's picture B of the compare view, unchecked. */
+    versus: params.get(VERSUS_PARAM),
+    // Opening adds an entry, so back closes it; `t` names picture A, so a reload or a link compares the same two.
+    openCompare: useCallback(
+      (moment: string) =>
+        setParamsTo(
+          { [MOMENT_PARAM]: moment, [COMPARE_PARAM]: 'side', [VERSUS_PARAM]: null, [VIEWER_PARAM]: null },
+          true,
+        ),
+      [setParamsTo],
+    ),
+    closeCompare: useCallback(() => setParamsTo({ [COMPARE_PARAM]: null, [VERSUS_PARAM]: null }, false), [setParamsTo]),
+    // Inside the compare view the URL follows the choices without adding entries.
+    setVersus: useCallback((name: string | null) => setParam(VERSUS_PARAM, name, false), [setParam]),
+    setCompareLayout: useCallback((layout: CompareLayout) => setParam(COMPARE_PARAM, layout, false), [setParam]),
   };
 }

@@ -1,6 +1,6 @@
 import { type Webcam, SITE_NAME } from '@lakecams/contracts';
 import { PageFrame } from '@lakecams/ui-kit';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { compassLabel } from '../cameras/compass.ts';
 import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
@@ -12,8 +12,10 @@ import { useCamera } from '../camera/use-camera.ts';
 import { useMetaKeywords } from '../camera/use-meta-keywords.ts';
 import { ImageCalendar } from '../camera/image-calendar.tsx';
 import { useMomentLink } from '../camera/use-moment-link.ts';
+import '../compare/compare-entry.css';
 
 const PictureViewer = lazy(() => import(/* webpackChunkName: "picture-viewer" */ '../viewer/picture-viewer.tsx'));
+const CompareView = lazy(() => import(/* webpackChunkName: "compare-view" */ '../compare/compare-view.tsx'));
 
 export function CameraPage() {
   const { name = '' } = useParams();
@@ -34,6 +36,14 @@ function CameraView({ name }: { name: string }) {
   const link = useMomentLink(loaded, state.status === 'ready' && state.dayLoading, selectDay);
   const viewed = link.moment ?? loaded?.names.at(-1);
   const viewedAt = viewed && loaded ? loaded.names.indexOf(viewed) : -1;
+  const comparing = link.compare !== null;
+  // Closing the compare view puts the focus back on the button that opened it.
+  const compareButton = useRef<HTMLButtonElement>(null);
+  const wasComparing = useRef(comparing);
+  useEffect(() => {
+    if (wasComparing.current && !comparing) compareButton.current?.focus();
+    wasComparing.current = comparing;
+  }, [comparing]);
 
   if (state.status === 'missing') {
     return (
@@ -61,7 +71,25 @@ function CameraView({ name }: { name: string }) {
           {link.note}
         </p>
       )}
-      {state.status === 'ready' && (
+      {state.status === 'ready' && link.compare !== null && (
+        // A is the picture the URL names: wait until its day is loaded.
+        <Suspense fallback={<CameraViewPlaceholder />}>
+          {link.settled && viewed ? (
+            <CompareView
+              camera={name}
+              moment={viewed}
+              versus={link.versus}
+              layout={link.compare}
+              onVersus={link.setVersus}
+              onLayout={link.setCompareLayout}
+              onClose={link.closeCompare}
+            />
+          ) : (
+            <CameraViewPlaceholder />
+          )}
+        </Suspense>
+      )}
+      {state.status === 'ready' && link.compare === null && (
         <>
           <TimeTravel
             key={state.history.day}
@@ -77,6 +105,19 @@ function CameraView({ name }: { name: string }) {
             onMoment={link.onMoment}
             onEnlarge={link.openViewer}
           />
+          {link.settled && viewed && (
+            <p className="camera-compare">
+              <button
+                ref={compareButton}
+                type="button"
+                className="button-quiet"
+                onClick={() => link.openCompare(viewed)}
+              >
+                Vergleichen
+              </button>
+              <span className="camera-compare__hint">Dieses Bild neben ein früheres oder beliebiges stellen.</span>
+            </p>
+          )}
           {link.viewerOpen && loaded && viewed && (
             <Suspense fallback={null}>
               <PictureViewer
@@ -100,8 +141,10 @@ function CameraView({ name }: { name: string }) {
             />
           )}
           <ImageCalendar camera={name} day={state.history.day} onSelectDay={selectDay} />
-          {state.webcam && <CameraFacts webcam={state.webcam} direction={state.history.images.at(-1)?.direction} />}
         </>
+      )}
+      {state.status === 'ready' && state.webcam && (
+        <CameraFacts webcam={state.webcam} direction={state.history.images.at(-1)?.direction} />
       )}
       <p className="camera-links">
         <Link to="/webcams">Alle Webcams</Link> · <Link to="/">Zur Karte</Link>
