@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture.ts';
 import type { CameraRow } from '../src/database.ts';
+import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -70,18 +71,48 @@ describe('image delivery at the quality each caller is entitled to', () => {
   });
 
   async function widthFor(headers: Record<string, string> = {}) {
-    const response = await app.inject({ url: '/api/Image/Get/camera/Seesicht.jpg', headers });
-    expect(response.statusCode).toBe(200);
-    return { width: (await sharp(response.rawPayload).metadata()).width, response };
+    const { entitlement, picture, location } = await getPicture(app, '/api/Image/Get/camera/Seesicht.jpg', headers);
+    expect(picture.statusCode).toBe(200);
+    return { width: (await sharp(picture.rawPayload).metadata()).width, response: entitlement, picture, location };
   }
   const announce = (access: object) =>
     bus.publishEvent(SUBJECTS.accessChanged, { webcamId: 1, permittedUserIds: [], ...access });
 
-  it('gives anonymous visitors POOR by default, publicly cacheable', async () => {
-    const { width, response } = await widthFor();
+  it('gives anonymous visitors POOR by default: a private redirect to an immutable, shareable picture', async () => {
+    const { width, response, picture, location } = await widthFor();
     expect(width).toBe(480);
+    expect(response.statusCode).toBe(302);
     expect(response.headers['x-image-quality']).toBe('POOR; default');
-    expect(response.headers['cache-control']).toBe('public, max-age=30, must-revalidate');
+    expect(response.headers['cache-control']).toBe('private, max-age=30');
+    // The public level needs no signature: one URL for everybody, cached for good.
+    expect(location?.pathname).toMatch(/^\/pictures\/Seesicht\/\d{12}-POOR-[0-9a-f]{12}\.jpg$/);
+    expect(location?.search).toBe('');
+    expect(picture.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(picture.headers.vary).toBeUndefined();
+    expect(picture.headers['set-cookie']).toBeUndefined();
+    expect(picture.headers['x-image-quality']).toBe('POOR');
+  });
+
+  it('refuses a level above the public one without a valid signed link, however the name is edited', async () => {
+    const { location } = await widthFor();
+    const raised = String(location?.pathname).replace('-POOR-', '-FULL-');
+    const unsigned = await app.inject({ url: raised });
+    expect([unsigned.statusCode, unsigned.json().message]).toEqual([
+      403,
+      'This picture link is not signed for this level; ask /api/Image/Get/camera/Seesicht.jpg again',
+    ]);
+    const vip = await widthFor({ authorization: `Bearer ${sign({ sub: PREMIUM, role: ['Premium'] })}` });
+    expect(vip.location?.pathname).toContain('-MEDIUM-');
+    expect(vip.location?.search).toMatch(/^\?e=\d+&s=[\w-]{32}$/);
+    const forged = await app.inject({ url: `${vip.location?.pathname}?e=9999999999&s=${'A'.repeat(32)}` });
+    expect(forged.statusCode).toBe(403);
+    // A signed link of one level does not open another.
+    const other = await app.inject({ url: `${raised.replace('-FULL-', '-HIGH-')}${vip.location?.search}` });
+    expect(other.statusCode).toBe(403);
+    expect(vip.picture.headers['cache-control']).toMatch(/^public, max-age=\d+, immutable$/);
+    expect((await app.inject({ url: '/pictures/Seesicht/nonsense.jpg' })).statusCode).toBe(404);
+    const otherContent = String(location?.pathname).replace(/-POOR-[0-9a-f]{12}/, '-POOR-000000000000');
+    expect((await app.inject({ url: otherContent })).statusCode).toBe(404);
   });
 
   it('applies the configuration for all other users, the own configuration, and a booked page', async () => {
@@ -100,7 +131,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
     // <img> sends no header: the access token comes as the httpOnly cookie.
     const byCookie = await widthFor({ cookie: `${ACCESS_COOKIE}=${vipToken}` });
     expect(byCookie.width).toBe(2560);
-    expect(byCookie.response.headers['cache-control']).toBe('private, max-age=30, must-revalidate');
+    expect(byCookie.response.headers['cache-control']).toBe('private, max-age=30');
     const booked = await widthFor({ referer: 'https://partner.example/see/heute' });
     expect([booked.width, booked.response.headers['x-image-quality']]).toEqual([1920, 'HIGH; referer booking']);
     expect((await widthFor({ referer: 'https://expired.example/page' })).width).toBe(800);
@@ -121,28 +152,26 @@ describe('image delivery at the quality each caller is entitled to', () => {
   });
 
   it('keeps separate ETags per quality, so a 304 never hands out another level', async () => {
-    const anonymous = (await widthFor()).response.headers.etag;
-    const vip = (await widthFor({ authorization: `Bearer ${vipToken}` })).response.headers.etag;
+    const anonymous = (await widthFor()).picture.headers.etag;
+    const vip = (await widthFor({ authorization: `Bearer ${vipToken}` })).picture.headers.etag;
     expect(anonymous).not.toBe(vip);
-    const stale = await app.inject({
-      url: '/api/Image/Get/camera/Seesicht.jpg',
-      headers: { authorization: `Bearer ${vipToken}`, 'if-none-match': anonymous as string },
+    const stale = await getPicture(app, '/api/Image/Get/camera/Seesicht.jpg', {
+      authorization: `Bearer ${vipToken}`,
+      'if-none-match': anonymous as string,
     });
-    expect(stale.statusCode).toBe(200);
+    expect(stale.picture.statusCode).toBe(200);
   });
 
   it('answers 304 to If-None-Match with a weak tag, a list holding the tag, or *', async () => {
-    const etag = String((await widthFor()).response.headers.etag);
+    const { picture, location } = await widthFor();
+    const etag = String(picture.headers.etag);
     for (const condition of [`W/${etag}`, `"x", ${etag}`, '*']) {
-      const response = await app.inject({
-        url: '/api/Image/Get/camera/Seesicht.jpg',
-        headers: { 'if-none-match': condition },
-      });
+      const response = await app.inject({ url: String(location?.pathname), headers: { 'if-none-match': condition } });
       expect([response.statusCode, response.rawPayload.length], condition).toEqual([304, 0]);
       expect(response.headers.etag).toBe(etag);
-      expect(response.headers['cache-control']).toBe('public, max-age=30, must-revalidate');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     }
-    const other = await app.inject({ url: '/api/Image/Get/camera/Seesicht.jpg', headers: { 'if-none-match': '"x"' } });
+    const other = await app.inject({ url: String(location?.pathname), headers: { 'if-none-match': '"x"' } });
     expect(other.statusCode).toBe(200);
   });
 

@@ -1,4 +1,10 @@
-import { ANTI_FORGERY_SESSION_COOKIE, HOST_COOKIE_PREFIX, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import {
+  ANTI_FORGERY_SESSION_COOKIE,
+  HOST_COOKIE_PREFIX,
+  PICTURE_PATH_PREFIX,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+} from '@lakecams/contracts';
 import { errorBody } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,7 +12,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const header = XSRF_HEADER.toLowerCase();
-const PICTURES = '/api/Image/Get/';
+const PICTURES = ['/api/Image/Get/', PICTURE_PATH_PREFIX];
 /** 32 random bytes, base64url. */
 const SESSION_ID = /^[\w-]{43}$/;
 
@@ -62,7 +68,7 @@ export const antiForgeryPlugin = fp(
       const session = sentSession && SESSION_ID.test(sentSession) ? sentSession : undefined;
       const valid = session !== undefined && sentToken !== undefined && signedFor(options.secret, sentToken, session);
       // Pictures are embedded by partner pages and cached publicly: they carry no cookie.
-      if (!valid && !request.url.startsWith(PICTURES)) {
+      if (!valid && !PICTURES.some((prefix) => request.url.startsWith(prefix))) {
         const newSession = session ?? randomBytes(32).toString('base64url');
         const issued = [`${tokenCookie}=${antiForgeryToken(options.secret, newSession)}; ${attributes}`];
         if (!session) issued.unshift(`${sessionCookie}=${newSession}; ${attributes}; HttpOnly`);

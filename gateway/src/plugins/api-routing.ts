@@ -1,7 +1,7 @@
 import replyFrom from '@fastify/reply-from';
-import { ownerOfApiPath } from '@lakecams/contracts';
+import { ownerOfApiPath, PICTURE_PATH_PREFIX } from '@lakecams/contracts';
 import { errorBody } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { replicaPicker, type ServiceTargets } from '../service-targets.ts';
 
 /** `/api/<Controller>/…` → the owning service (ARCHITECTURE.md table in @lakecams/contracts). */
@@ -20,7 +20,7 @@ export async function apiRoutingPlugin(app: FastifyInstance, options: { targets:
     ),
   );
 
-  app.all('/api/*', { schema: { hide: true } }, (request, reply) => {
+  const route = (request: FastifyRequest, reply: FastifyReply) => {
     const owner = ownerOfApiPath(request.url);
     if (!owner) return reply.code(404).send(errorBody(404, `No service answers ${request.url.split('?')[0]}`));
     const target = options.targets[owner];
@@ -44,5 +44,8 @@ export async function apiRoutingPlugin(app: FastifyInstance, options: { targets:
         fromReply.code(503).send(errorBody(503, `Service ${owner} is unavailable, please retry shortly`));
       },
     });
-  });
+  };
+  app.all('/api/*', { schema: { hide: true } }, route);
+  // Pictures by their immutable names: shared by caches, so they take no cookie and no API session.
+  app.get(`${PICTURE_PATH_PREFIX}*`, { schema: { hide: true } }, route);
 }

@@ -16,8 +16,12 @@ export const CONTROLLER_OWNERS: Readonly<Record<string, ServiceName>> = {
   Jobs: 'imaging',
 };
 
-/** The service owning an `/api/...` path, or undefined for an unknown controller. */
+/** A picture's bytes by their immutable name, outside `/api` so that no API cookie goes along (svc-imaging). */
+export const PICTURE_PATH_PREFIX = '/pictures/';
+
+/** The service owning an `/api/...` or `/pictures/...` path, or undefined for an unknown controller. */
 export function ownerOfApiPath(path: string): ServiceName | undefined {
+  if (path.startsWith(PICTURE_PATH_PREFIX)) return 'imaging';
   const controller = /^\/api\/([^/?#]+)/.exec(path)?.[1];
   return controller && Object.hasOwn(CONTROLLER_OWNERS, controller) ? CONTROLLER_OWNERS[controller] : undefined;
 }

@@ -11,6 +11,7 @@ describe('contracts', () => {
     expect(ownerOfApiPath('/api/Unknown/x')).toBeUndefined();
     expect(ownerOfApiPath('/api/constructor/x')).toBeUndefined();
     expect(ownerOfApiPath('/webcams')).toBeUndefined();
+    expect(ownerOfApiPath('/pictures/Richterswil/202611250500-LOW-0123456789ab.avif')).toBe('imaging');
   });
 
   it('names images by their local capture minute', () => {

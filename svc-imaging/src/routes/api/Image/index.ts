@@ -25,7 +25,7 @@ import {
 } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { Type } from 'typebox';
 import { announceImage, captureTick, imageOf } from '../../../capture.ts';
@@ -34,11 +34,30 @@ import { createCameraDirectory } from '../../../plugins/app/camera-directory.ts'
 import { renderDemoImage } from '../../../demo-source.ts';
 import { resolveImageQuality } from '../../../quality-resolution.ts';
 import { PictureCache } from '../../../picture-cache.ts';
-import { composeLayers, isEmptySelection, selectionKey, selectLayers } from '../../../layer-composition.ts';
-import { CONTENT_TYPES, FILE_EXTENSIONS, type PictureEncoding } from '../../../capture/formats.ts';
+import {
+  composeLayers,
+  isEmptySelection,
+  type LayerSelection,
+  selectionKey,
+  selectLayers,
+} from '../../../layer-composition.ts';
+import { CONTENT_TYPES, FILE_EXTENSIONS, hasModernVariants, type PictureEncoding } from '../../../capture/formats.ts';
+import type { AccessBooking } from '../../../database.ts';
+import type { DeliveryState } from '../../../plugins/app/delivery-state.ts';
+import {
+  checkSignature,
+  contentPart,
+  layersPart,
+  pagePart,
+  type PictureLink,
+  parsePicturePath,
+  picturePath,
+  qualityRank,
+  SIGNED_LINK_WINDOW_S,
+  signedQuery,
+} from '../../../delivery/picture-links.ts';
 import { pictureFormatFor } from '../../../delivery/picture-format.ts';
 
-const shortHash = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 
 const IMAGE_NAME = /^\d{12}$/;
@@ -71,6 +90,8 @@ function cameraNameOf(file: string): string | null {
 
 const imageRoutes: FastifyPluginAsyncTypebox<{
   demoSource: boolean;
+  /** Signs links to levels above the public one; the same secret on every replica. `baseUrl`: a cookie-less host. */
+  pictureLinks?: { secret: string; baseUrl?: string };
   composedCacheBytes?: number;
   recentPicturesBytes?: number;
 }> = async (app, options) => {
@@ -123,7 +144,50 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       .catch(unavailable('Page owners cannot be read right now, please retry'));
   }
 
-  async function sendImage(
+  const links = {
+    secret: options.pictureLinks?.secret ?? randomBytes(32).toString('hex'),
+    baseUrl: options.pictureLinks?.baseUrl ?? '',
+  };
+
+  /** The capture a picture request names, or the camera's current one. */
+  async function captureOf(state: DeliveryState, imageName: string | null) {
+    if (!imageName) return state.latest;
+    return db
+      .selectFrom('captures')
+      .select(['name', 'width', 'contentHash'])
+      .where('webcamId', '=', state.camera.webcamId)
+      .where('status', '=', 'done')
+      .where('name', '=', imageName)
+      .executeTakeFirst();
+  }
+
+  /** What anybody gets: no user, no page. Pictures up to this level need no signed link. */
+  const publicQuality = (state: DeliveryState) =>
+    resolveImageQuality(state.access, {
+      userId: null,
+      roles: [],
+      referer: null,
+      today: isoDay(imageNameOf(new Date())),
+    }).quality;
+
+  /** A booked page's layers on a capture; the offline layer only on the current picture of a camera gone silent. */
+  async function layersFor(state: DeliveryState, booking: AccessBooking, captureName: string) {
+    const offline = state.latest?.name === captureName && state.offline !== null;
+    const selection = selectLayers(
+      await app.layersOf(state.camera.webcamId, booking.url),
+      captureName,
+      state.camera.intervalMin,
+      offline,
+    );
+    return isEmptySelection(selection) ? null : { selection, key: selectionKey(selection) };
+  }
+
+  /**
+   * The entitlement URL partner pages embed: it decides the caller's level (user, Premium, booked page) and
+   * redirects to the picture's immutable name, which caches may share. Above the public level that name is
+   * signed and expires (docs/decisions.md, "Pictures behind a CDN"); the redirect itself is private.
+   */
+  async function redirectToPicture(
     request: FastifyRequest,
     reply: FastifyReply,
     cameraName: string,
@@ -138,16 +202,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     }
     const state = await app.deliveryState(cameraName);
     if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
-    const { camera, access } = state;
-    const capture = imageName
-      ? await db
-          .selectFrom('captures')
-          .select(['name', 'width', 'contentHash'])
-          .where('webcamId', '=', camera.webcamId)
-          .where('status', '=', 'done')
-          .where('name', '=', imageName)
-          .executeTakeFirst()
-      : state.latest;
+    const capture = await captureOf(state, imageName);
     if (!capture)
       return reply
         .code(404)
@@ -155,67 +210,138 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     const referer = page ?? request.headers.referer ?? null;
     // A preview is the page's picture as its visitors get it, whatever the previewing user's own quality.
     const caller = page === null ? request.principal : null;
-    const { quality, reason, booking } = resolveImageQuality(access, {
+    const { quality, reason, booking } = resolveImageQuality(state.access, {
       userId: caller?.actingUserId ?? null,
       roles: caller?.roles ?? [],
       referer,
       today: isoDay(imageNameOf(new Date())),
     });
-    // Who asks decides the quality: such answers must not be shared by caches.
-    const personal = request.principal !== null || referer !== null;
-    // A named image never changes; the current one changes at the next capture.
-    const lifetime = imageName ? 'max-age=31536000, immutable' : 'max-age=30, must-revalidate';
-    reply.header('cache-control', `${personal ? 'private' : 'public'}, ${lifetime}`);
-    reply.header('vary', 'Authorization, Cookie, Referer, Accept');
-    // AVIF or WebP when the client takes them; each format is its own representation (ETag, caches).
-    const format = pictureFormatFor(request.headers.accept, quality);
-    reply.header('x-image-quality', `${quality}; ${reason}`);
-    const offline = imageName ? null : state.offline;
-    if (offline) reply.header('x-camera-offline', offline);
-    // A booked page gets its layers drawn in; the offline layer replaces a picture that stopped coming.
-    const selection = booking
-      ? selectLayers(
-          await app.layersOf(camera.webcamId, booking.url),
-          capture.name,
-          camera.intervalMin,
-          offline !== null,
-        )
-      : null;
-    const layerKey = selection && !isEmptySelection(selection) ? selectionKey(selection) : '';
-    // The content hash: a picture uploaded by hand may replace a minute's capture under the same name.
-    const etag = `"${camera.webcamId}-${capture.name}-${(capture.contentHash ?? '').slice(0, 8)}-${quality}${format === 'jpeg' ? '' : `.${format}`}${layerKey ? `-${shortHash(layerKey)}` : ''}"`;
-    if (layerKey) reply.header('x-image-layers', layerKey);
-    reply.header('x-image-name', capture.name);
-    if (replyNotModified(request, reply, etag)) return reply;
-    let served = format;
-    // A picture stored before its level had AVIF and WebP copies is sent as JPEG.
-    const read = async (encoding: PictureEncoding = format): Promise<Buffer | null> => {
-      const picture = await recentPictures(camera, capture, quality, encoding);
-      if (picture || encoding === 'jpeg') served = encoding;
-      return picture ?? (encoding === 'jpeg' ? null : read('jpeg'));
-    };
-    const cacheKey = PictureCache.key(
-      camera.webcamId,
-      capture.name,
+    const layers = booking ? await layersFor(state, booking, capture.name) : null;
+    const path = picturePath({
+      camera: state.camera.name,
+      imageName: capture.name,
       quality,
-      `${layerKey}|${capture.contentHash}|${format}`,
-    );
-    if (layerKey) reply.header('x-layer-cache', cache.has(cacheKey) ? 'hit' : 'miss');
-    const bytes =
-      selection && layerKey
-        ? await composed(cacheKey, async () => {
-            // Drawn on the JPEG, the best source, then encoded as negotiated.
-            const picture = await read('jpeg');
-            return picture && composeLayers(picture, capture.width ?? 0, selection, format);
-          })
-        : await read();
-    if (!bytes)
-      return reply.code(404).send(errorBody(404, `Image ${capture.name} of ${cameraName} is no longer stored`));
-    const encoding = layerKey ? format : served;
-    // Saved from the browser, an AVIF or WebP picture gets its own extension, not the URL's .jpg.
-    const file = `${cameraName}-${capture.name}.${FILE_EXTENSIONS[encoding]}`;
-    return reply.header('content-disposition', `inline; filename="${file}"`).type(CONTENT_TYPES[encoding]).send(bytes);
+      content: contentPart(capture.contentHash),
+      // AVIF or WebP when the client takes them; layers are drawn on the JPEG, then encoded as negotiated.
+      encoding: pictureFormatFor(request.headers.accept, quality),
+      ...(layers && booking ? { layers: { page: pagePart(booking.url), key: layersPart(layers.key) } } : {}),
+    });
+    const signed = layers || qualityRank(quality) > qualityRank(publicQuality(state));
+    const link = signed ? signedQuery(links.secret, path) : null;
+    const now = Math.floor(Date.now() / 1000);
+    // The current picture changes at the next capture; a named one's link lasts as long as its signature.
+    const lifetime = !imageName ? 30 : link ? Math.max(0, link.expires - now - SIGNED_LINK_WINDOW_S) : 3600;
+    reply.header('cache-control', `private, max-age=${lifetime}`);
+    reply.header('vary', 'Authorization, Cookie, Referer, Accept');
+    reply.header('x-image-quality', `${quality}; ${reason}`);
+    reply.header('x-image-name', capture.name);
+    if (!imageName && state.offline) reply.header('x-camera-offline', state.offline);
+    if (layers) reply.header('x-image-layers', layers.key);
+    return reply.redirect(`${links.baseUrl}${path}${link ? `?${link.query}` : ''}`, 302);
   }
+
+  /** A picture's bytes by their immutable name: the same for everybody who may have it, so caches share it. */
+  async function sendPicture(
+    request: FastifyRequest<{ Querystring: { e?: string; s?: string } }>,
+    reply: FastifyReply,
+    wanted: PictureLink,
+  ) {
+    const state = await app.deliveryState(wanted.camera);
+    const capture = state && (await captureOf(state, wanted.imageName));
+    if (!state || !capture || contentPart(capture.contentHash) !== wanted.content)
+      return reply
+        .code(404)
+        .send(errorBody(404, `No picture ${wanted.imageName} of ${wanted.camera} with this content`));
+    if (wanted.encoding !== 'jpeg' && !hasModernVariants(wanted.quality))
+      return reply.code(404).send(errorBody(404, `${wanted.quality} pictures exist only as JPEG`));
+    const path = picturePath(wanted);
+    let expires: number | null = null;
+    if (wanted.layers || qualityRank(wanted.quality) > qualityRank(publicQuality(state))) {
+      const check = checkSignature(links.secret, path, request.query);
+      if (!check.valid) {
+        const why = check.reason === 'expired' ? 'has expired' : 'is not signed for this level';
+        return reply
+          .code(403)
+          .send(errorBody(403, `This picture link ${why}; ask /api/Image/Get/camera/${wanted.camera}.jpg again`));
+      }
+      expires = check.expires;
+    }
+    let selection: LayerSelection | null = null;
+    if (wanted.layers) {
+      const { page, key } = wanted.layers;
+      const booking = state.access?.bookings.find((b) => pagePart(b.url) === page);
+      const layers = booking ? await layersFor(state, booking, capture.name) : null;
+      if (!booking || !layers || layersPart(layers.key) !== key)
+        return reply.code(404).send(errorBody(404, "These layers are no longer the page's; ask for the picture again"));
+      selection = layers.selection;
+      reply.header('x-image-layers', layers.key);
+    }
+    const now = Math.floor(Date.now() / 1000);
+    reply.header(
+      'cache-control',
+      expires === null
+        ? 'public, max-age=31536000, immutable'
+        : `public, max-age=${Math.max(0, expires - now)}, immutable`,
+    );
+    reply.header('access-control-allow-origin', '*');
+    reply.header('access-control-expose-headers', 'x-image-quality, x-image-name');
+    reply.header('x-image-quality', wanted.quality);
+    reply.header('x-image-name', capture.name);
+    // The name is the content: it is its own validator.
+    if (replyNotModified(request, reply, `"${path.slice(path.lastIndexOf('/') + 1)}"`)) return reply;
+    const cacheKey = PictureCache.key(
+      state.camera.webcamId,
+      capture.name,
+      wanted.quality,
+      `${selection ? selectionKey(selection) : ''}|${capture.contentHash}|${wanted.encoding}`,
+    );
+    let bytes: Buffer | null;
+    if (selection) {
+      const layered = selection;
+      reply.header('x-layer-cache', cache.has(cacheKey) ? 'hit' : 'miss');
+      bytes = await composed(cacheKey, async () => {
+        const picture = await recentPictures(state.camera, capture, wanted.quality, 'jpeg');
+        return picture && composeLayers(picture, capture.width ?? 0, layered, wanted.encoding);
+      });
+    } else {
+      bytes = await recentPictures(state.camera, capture, wanted.quality, wanted.encoding);
+      // A picture stored before its level had AVIF and WebP copies: its JPEG, under the JPEG's own name.
+      if (!bytes && wanted.encoding !== 'jpeg') {
+        const jpeg = picturePath({ ...wanted, encoding: 'jpeg' });
+        const query = expires === null ? '' : `?${new URLSearchParams(request.query as Record<string, string>)}`;
+        return reply.redirect(`${links.baseUrl}${jpeg}${query}`, 302);
+      }
+    }
+    if (!bytes)
+      return reply.code(404).send(errorBody(404, `Image ${capture.name} of ${wanted.camera} is no longer stored`));
+    // Saved from the browser, an AVIF or WebP picture gets its own extension.
+    const file = `${wanted.camera}-${capture.name}.${FILE_EXTENSIONS[wanted.encoding]}`;
+    return reply
+      .header('content-disposition', `inline; filename="${file}"`)
+      .type(CONTENT_TYPES[wanted.encoding])
+      .send(bytes);
+  }
+
+  app.get(
+    '/pictures/:camera/:file',
+    {
+      schema: {
+        summary:
+          'A picture by its immutable name (the target of /api/Image/Get); levels above the public one need the signed link',
+        params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 80 }) }),
+        querystring: Type.Object({
+          e: Type.Optional(Type.String({ maxLength: 12 })),
+          s: Type.Optional(Type.String({ maxLength: 64 })),
+        }),
+        response: { 302: Type.Null(), 403: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const wanted = parsePicturePath(request.params.camera, request.params.file);
+      if (!wanted) return reply.code(404).send(errorBody(404, 'Not a picture name'));
+      return sendPicture(request, reply, wanted);
+    },
+  );
 
   app.get(
     '/api/Image/Get/camera/:file',
@@ -232,7 +358,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       const cameraName = cameraNameOf(request.params.file);
       if (!cameraName)
         return reply.code(400).send(errorBody(400, 'Not a valid camera image name (expected <camera>.jpg)'));
-      return sendImage(request, reply, cameraName, null, request.query.page ?? null);
+      return redirectToPicture(request, reply, cameraName, null, request.query.page ?? null);
     },
   );
 
@@ -251,7 +377,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       if (!isValidCameraName(request.params.camera) || !IMAGE_NAME.test(imageName)) {
         return reply.code(400).send(errorBody(400, 'Expected /api/Image/Get/camera/<camera>/<yyyyMMddHHmm>.jpg'));
       }
-      return sendImage(request, reply, request.params.camera, imageName);
+      return redirectToPicture(request, reply, request.params.camera, imageName);
     },
   );
 
