@@ -247,6 +247,8 @@ describe('the compare view on the camera page', () => {
     fireEvent.change(daySelect, { target: { value: '2026-11-21' } });
     await pictureB('202611211150');
     await waitFor(() => expect(params(router).get('vs')).toBe('202611211150'));
+    // Chosen by hand, not by the preset that happens to name the same day.
+    expect(screen.getByRole('button', { name: 'Vor einem Tag' }).getAttribute('aria-pressed')).toBe('false');
     const timeSelect = screen.getByRole('combobox', { name: 'Uhrzeit' }) as HTMLSelectElement;
     await waitFor(() => expect(timeSelect.value).toBe('202611211150'));
     fireEvent.change(timeSelect, { target: { value: '202611211210' } });

@@ -12,6 +12,7 @@ import {
   missingDayNote,
   nearestByTimeOfDay,
   PRESETS,
+  type PresetId,
   presetDay,
   takenAt,
   unknownVersusNote,
@@ -69,6 +70,8 @@ export default function CompareView({ camera, moment, versus, layout, onVersus, 
   const [b, setB] = useState<Versus>({ kind: 'none' });
   const [note, setNote] = useState<string | null>(null);
   const [picking, setPicking] = useState(false);
+  /** How the visitor chose B; null: a link did, so the preset whose day B is on shows as chosen. */
+  const [chosenBy, setChosenBy] = useState<PresetId | 'any' | null>(null);
   const title = useRef<HTMLHeadingElement>(null);
   /** Each choice gets a number; an answer for an older one is dropped. */
   const requests = useRef(0);
@@ -136,6 +139,7 @@ export default function CompareView({ camera, moment, versus, layout, onVersus, 
 
   const choosePicture = useCallback((name: string) => {
     requests.current++;
+    setChosenBy('any');
     setNote(null);
     setB({ kind: 'picture', name });
     report.current(name);
@@ -162,8 +166,13 @@ export default function CompareView({ camera, moment, versus, layout, onVersus, 
                 key={preset.id}
                 type="button"
                 className="button-quiet"
-                aria-pressed={bDay === presetDay(day, preset.id)}
-                onClick={() => chooseDay(presetDay(day, preset.id))}
+                aria-pressed={
+                  chosenBy === null ? bDay === presetDay(day, preset.id) : chosenBy === preset.id && b.kind !== 'none'
+                }
+                onClick={() => {
+                  setChosenBy(preset.id);
+                  chooseDay(presetDay(day, preset.id));
+                }}
               >
                 {preset.label}
               </button>
