@@ -11,7 +11,12 @@ import {
   withDatabase,
 } from '@lakecams/service-kit';
 import type { IdentityOptions } from '@lakecams/svc-identity';
-import type { ImagingOptions } from '@lakecams/svc-imaging';
+import {
+  type ImagingConfig,
+  type ImagingOptions,
+  imagingOptionsFromConfig,
+  loadImagingConfig,
+} from '@lakecams/svc-imaging';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,6 +53,8 @@ export interface PortalOptions {
   schedule?: boolean;
   /** Minutes of demo history rendered for each empty demo camera at start (default 60). */
   demoBackfillMinutes?: number;
+  /** Where svc-imaging's settings (RETENTION_DAYS, ARCHIVE_DAYS, TIMELAPSE_TODAY_MINUTES, …) are read; process.env. */
+  environment?: Record<string, string | undefined>;
 }
 
 export interface RunningPortal {
@@ -89,8 +96,11 @@ export function serviceOptionsFor(
     onDemoAdminCreated?: IdentityOptions['onDemoAdminCreated'];
     schedule?: boolean;
     demoBackfillMinutes?: number;
+    /** svc-imaging's settings as its own process reads them (default: from process.env). */
+    imagingConfig?: ImagingConfig;
   },
 ): Record<ServiceName, object> {
+  const imagingConfig = settings.imagingConfig ?? loadImagingConfig();
   const identity: IdentityOptions = {
     jwtPrivateKey: settings.jwtPrivateKey,
     publicUrl: settings.publicUrl,
@@ -111,11 +121,13 @@ export function serviceOptionsFor(
     identity,
     webcam: { demoCameras: settings.demoCameras ?? true, demoSourceUrl: settings.demoSourceUrl },
     referer: {},
+    // The tiers and clip timing as in distributed mode; the folder, schedules and demo follow the portal's options.
     imaging: {
+      ...imagingOptionsFromConfig(imagingConfig),
       storeDir: settings.imageStoreDir,
       schedule: settings.schedule ?? true,
       demoSource: settings.demoCameras ?? true,
-      demoBackfillMinutes: settings.demoBackfillMinutes ?? 60,
+      demoBackfillMinutes: settings.demoBackfillMinutes ?? imagingConfig.DEMO_BACKFILL_MINUTES,
     } satisfies ImagingOptions,
   };
 }
@@ -123,6 +135,8 @@ export function serviceOptionsFor(
 /** Embedded mode: gateway and the four services in one process, one PostgreSQL, the in-process bus. */
 export async function startPortal(options: PortalOptions = {}): Promise<RunningPortal> {
   const logger = createLogger(options.logLevel ?? 'info');
+  // Read before anything starts: a wrong value stops the start with its message, leaving nothing running.
+  const imagingConfig = loadImagingConfig(options.environment ?? process.env);
   const host = options.host ?? '127.0.0.1';
   // The port goes into the demo cameras' URLs before the gateway listens, so "any free port" is chosen now.
   const port = options.port === 0 ? await freePort(host) : (options.port ?? 8080);
@@ -150,6 +164,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     publicUrl: () => publicUrl,
     demoSourceUrl: `http://127.0.0.1:${port}/api/Image/DemoSource`,
     imageStoreDir: join(dataDir, 'images'),
+    imagingConfig,
     onDemoAdminCreated: (credentials) => {
       demoAdmin = credentials;
     },

@@ -17,6 +17,7 @@ import timelapseRoutes from './routes/api/Image/timelapse.ts';
 import timelapseDashboardRoutes from './routes/api/Jobs/timelapses.ts';
 
 export type { ImagingOptions } from './options.ts';
+export { type ImagingConfig, ImagingConfigSchema, imagingOptionsFromConfig, loadImagingConfig } from './config.ts';
 
 /** svc-imaging: captures, quality variants, layers, image delivery and the job dashboard. */
 export const imagingService: ServiceDefinition<ImagingOptions> = {
@@ -32,6 +33,7 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
     await app.register(messaging);
     await app.register(imageRoutes, {
       demoSource: options.demoSource ?? false,
+      ...(options.pictureLinks ? { pictureLinks: options.pictureLinks } : {}),
       composedCacheBytes: options.composedCacheBytes,
       recentPicturesBytes: options.recentPicturesBytes,
     });

@@ -1,0 +1,61 @@
+import { BaseConfigSchema, ConfigError, loadConfig } from '@lakecams/service-kit';
+import { join } from 'node:path';
+import { type Static, Type } from 'typebox';
+import type { ImagingOptions } from './options.ts';
+import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS } from './retention-tiers.ts';
+import { DEFAULT_TIMELAPSE_TODAY_MINUTES } from './timelapse/timelapse-maker.ts';
+
+/**
+ * svc-imaging's settings from the environment, read by its own process (server.ts) and by the embedded
+ * portal (`npm start`), so both keep pictures by the same tiers.
+ */
+export const ImagingConfigSchema = Type.Object({
+  NATS_URL: BaseConfigSchema.properties.NATS_URL,
+  BUS_NAMESPACE: BaseConfigSchema.properties.BUS_NAMESPACE,
+  NATS_STREAM_REPLICAS: BaseConfigSchema.properties.NATS_STREAM_REPLICAS,
+  /** `files` (a folder; shared volume across hosts) or `nats` (JetStream object store on NATS_URL). */
+  IMAGE_STORE: Type.Enum(['files', 'nats'], { default: 'files' }),
+  DATA_DIR: Type.String({ default: './data' }),
+  IMAGE_STORE_DIR: Type.Optional(Type.String()),
+  REPLICA_ID: Type.Optional(Type.String()),
+  DEMO_SOURCE: Type.Boolean({ default: false }),
+  DEMO_BACKFILL_MINUTES: Type.Integer({ minimum: 0, default: 60 }),
+  /** Every capture is kept this many days… */
+  RETENTION_DAYS: Type.Integer({ minimum: 1, default: DEFAULT_RETENTION_DAYS }),
+  /** …then the best of each hour until this many days; the best of each day forever. */
+  ARCHIVE_DAYS: Type.Integer({ minimum: 1, default: DEFAULT_ARCHIVE_DAYS }),
+  CAPTURE_TAKEOVER_SECONDS: Type.Integer({ minimum: 2, default: 20 }),
+  TIMELAPSE_TODAY_MINUTES: Type.Integer({ minimum: 1, default: DEFAULT_TIMELAPSE_TODAY_MINUTES }),
+});
+export type ImagingConfig = Static<typeof ImagingConfigSchema>;
+
+/** Defaults applied and values converted; a wrong value throws a ConfigError naming the variable. */
+export function loadImagingConfig(env: Record<string, string | undefined> = process.env): ImagingConfig {
+  return loadConfig(ImagingConfigSchema, env);
+}
+
+/** The service process on its own: the `nats` store needs the NATS server (the embedded portal keeps files). */
+export function checkImageStoreSettings(config: ImagingConfig): ImagingConfig {
+  if (config.IMAGE_STORE === 'nats' && !config.NATS_URL) throw new ConfigError('IMAGE_STORE=nats needs NATS_URL');
+  return config;
+}
+
+/**
+ * The service options the settings stand for. The image store itself is the caller's: server.ts opens the
+ * NATS store for `IMAGE_STORE=nats`; the embedded portal always keeps files.
+ */
+export function imagingOptionsFromConfig(config: ImagingConfig): ImagingOptions {
+  const takeoverAfterMs = config.CAPTURE_TAKEOVER_SECONDS * 1000;
+  return {
+    storeDir: config.IMAGE_STORE_DIR ?? join(config.DATA_DIR, 'images'),
+    schedule: true,
+    demoSource: config.DEMO_SOURCE,
+    demoBackfillMinutes: config.DEMO_BACKFILL_MINUTES,
+    retentionDays: config.RETENTION_DAYS,
+    archiveDays: config.ARCHIVE_DAYS,
+    timelapseTodayMinutes: config.TIMELAPSE_TODAY_MINUTES,
+    takeoverAfterMs,
+    heartbeatMs: Math.min(5000, takeoverAfterMs / 4),
+    ...(config.REPLICA_ID ? { replicaId: config.REPLICA_ID } : {}),
+  };
+}

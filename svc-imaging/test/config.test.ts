@@ -1,0 +1,73 @@
+import { ConfigError } from '@lakecams/service-kit';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkImageStoreSettings, imagingOptionsFromConfig, loadImagingConfig } from '../src/config.ts';
+
+describe('svc-imaging configuration, one loader for its process and the embedded portal', () => {
+  it('defaults to the tiers and timings of docs/decisions.md', () => {
+    const config = loadImagingConfig({});
+    expect(config).toMatchObject({
+      IMAGE_STORE: 'files',
+      DATA_DIR: './data',
+      DEMO_SOURCE: false,
+      DEMO_BACKFILL_MINUTES: 60,
+      RETENTION_DAYS: 14,
+      ARCHIVE_DAYS: 365,
+      CAPTURE_TAKEOVER_SECONDS: 20,
+      TIMELAPSE_TODAY_MINUTES: 10,
+    });
+    expect(imagingOptionsFromConfig(config)).toEqual({
+      storeDir: join('./data', 'images'),
+      schedule: true,
+      demoSource: false,
+      demoBackfillMinutes: 60,
+      retentionDays: 14,
+      archiveDays: 365,
+      timelapseTodayMinutes: 10,
+      takeoverAfterMs: 20_000,
+      heartbeatMs: 5000,
+    });
+  });
+
+  it('takes every value from the environment and turns it into service options', () => {
+    const config = loadImagingConfig({
+      IMAGE_STORE: 'nats',
+      NATS_URL: 'nats://nats:4222',
+      IMAGE_STORE_DIR: '/srv/images',
+      REPLICA_ID: 'imaging-1',
+      DEMO_SOURCE: 'true',
+      DEMO_BACKFILL_MINUTES: '0',
+      RETENTION_DAYS: '30',
+      ARCHIVE_DAYS: '730',
+      CAPTURE_TAKEOVER_SECONDS: '8',
+      TIMELAPSE_TODAY_MINUTES: '3',
+      UNRELATED: 'ignored',
+    });
+    expect(checkImageStoreSettings(config)).toBe(config);
+    expect(config).not.toHaveProperty('UNRELATED');
+    expect(imagingOptionsFromConfig(config)).toEqual({
+      storeDir: '/srv/images',
+      schedule: true,
+      demoSource: true,
+      demoBackfillMinutes: 0,
+      retentionDays: 30,
+      archiveDays: 730,
+      timelapseTodayMinutes: 3,
+      takeoverAfterMs: 8000,
+      heartbeatMs: 2000,
+      replicaId: 'imaging-1',
+    });
+  });
+
+  it('refuses a wrong value with a message naming the variable', () => {
+    expect(() => loadImagingConfig({ RETENTION_DAYS: 'vierzehn' })).toThrow(ConfigError);
+    expect(() => loadImagingConfig({ RETENTION_DAYS: 'vierzehn' })).toThrow(/RETENTION_DAYS/);
+    expect(() => loadImagingConfig({ ARCHIVE_DAYS: '0' })).toThrow(/Invalid configuration: ARCHIVE_DAYS/);
+    expect(() => loadImagingConfig({ TIMELAPSE_TODAY_MINUTES: '-5' })).toThrow(/TIMELAPSE_TODAY_MINUTES/);
+    expect(() => loadImagingConfig({ IMAGE_STORE: 's3' })).toThrow(/IMAGE_STORE/);
+    // The service process alone needs NATS for the nats store; the embedded portal never uses it.
+    expect(() => checkImageStoreSettings(loadImagingConfig({ IMAGE_STORE: 'nats' }))).toThrow(
+      'IMAGE_STORE=nats needs NATS_URL',
+    );
+  });
+});
