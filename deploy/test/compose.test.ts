@@ -1,6 +1,7 @@
 import { SERVICES } from '@lakecams/contracts';
 import { defaultRemoteManifests, GatewayConfigSchema, remoteTargetsFrom } from '@lakecams/gateway';
 import { BaseConfigSchema, databaseUrlFor, loadConfig } from '@lakecams/service-kit';
+import { loadImagingConfig } from '@lakecams/svc-imaging';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import {
@@ -196,6 +197,25 @@ describe('compose.yaml', () => {
     expect(imaging.volumes).toBeUndefined();
     // Replicas must not share a REPLICA_ID; the default (host name and pid) differs per container.
     expect(imaging.environment).not.toHaveProperty('REPLICA_ID');
+  });
+
+  it('passes the archive tiers and the clip interval to svc-imaging, defaulting as the code does', () => {
+    const defaults = loadImagingConfig({});
+    const tierSettings = ['RETENTION_DAYS', 'ARCHIVE_DAYS', 'TIMELAPSE_TODAY_MINUTES'] as const;
+    const config = loadImagingConfig(containerEnv('svc-imaging'));
+    for (const name of tierSettings) {
+      expect(config[name], name).toBe(defaults[name]);
+      // Set from deploy/.env, and unset it falls back to the same value.
+      expect(composeVariables(text).get(name), name).toBe('default');
+      const unset = loadCompose({ [name]: '' }).doc.services['svc-imaging'].environment[name];
+      expect(Number(unset), name).toBe(defaults[name]);
+    }
+    const chosen = loadCompose({ RETENTION_DAYS: '30', ARCHIVE_DAYS: '730', TIMELAPSE_TODAY_MINUTES: '5' });
+    expect(loadImagingConfig(chosen.doc.services['svc-imaging'].environment)).toMatchObject({
+      RETENTION_DAYS: 30,
+      ARCHIVE_DAYS: 730,
+      TIMELAPSE_TODAY_MINUTES: 5,
+    });
   });
 
   it('lets the gateway serve each front end from the volume its image publishes the build into', () => {

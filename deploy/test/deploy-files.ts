@@ -198,8 +198,12 @@ export function environmentReadBy(target: string): Set<string> {
   const names = new Set(Object.keys(BaseConfigSchema.properties));
   // databaseUrlFor reads DATABASE_URL_<SERVICE> (checked by calling it).
   names.add(`DATABASE_URL_${target.replace(/^svc-/, '').toUpperCase()}`);
-  for (const match of server.matchAll(/^\s+([A-Z][A-Z0-9_]*):\s*Type\./gm)) names.add(match[1] as string);
-  for (const match of server.matchAll(/process\.env(?:\.|\[['"])([A-Z][A-Z0-9_]*)/g)) names.add(match[1] as string);
+  // A service may keep its schema beside server.ts (svc-imaging's config.ts, shared with the embedded portal).
+  const config = exists(`${target}/src/config.ts`) ? readText(`${target}/src/config.ts`) : '';
+  for (const source of [server, config]) {
+    for (const match of source.matchAll(/^\s+([A-Z][A-Z0-9_]*):\s*Type\./gm)) names.add(match[1] as string);
+    for (const match of source.matchAll(/process\.env(?:\.|\[['"])([A-Z][A-Z0-9_]*)/g)) names.add(match[1] as string);
+  }
   return names;
 }
 

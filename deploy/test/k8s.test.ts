@@ -1,6 +1,7 @@
 import { SERVICES } from '@lakecams/contracts';
 import { defaultRemoteManifests, GatewayConfigSchema, remoteTargetsFrom } from '@lakecams/gateway';
 import { BaseConfigSchema, databaseUrlFor, loadConfig } from '@lakecams/service-kit';
+import { loadImagingConfig } from '@lakecams/svc-imaging';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
@@ -234,6 +235,16 @@ describe('Kubernetes base', () => {
     expect(containerEnv(container).IMAGE_STORE).toBe('nats');
     expect(Number(containerEnv(container).NATS_STREAM_REPLICAS)).toBe(3);
     expect(deployment.spec.template.spec.securityContext.fsGroup).toBe(1000);
+  });
+
+  it('gives svc-imaging the archive tiers and the clip interval, as the code defaults them', () => {
+    const defaults = loadImagingConfig({});
+    const env = containerEnv(appContainer('svc-imaging'));
+    const config = loadImagingConfig(env);
+    for (const name of ['RETENTION_DAYS', 'ARCHIVE_DAYS', 'TIMELAPSE_TODAY_MINUTES'] as const) {
+      expect(env[name], name).toBeDefined();
+      expect(config[name], name).toBe(defaults[name]);
+    }
   });
 
   it('runs NATS as a JetStream cluster of three whose routes name its own pods', () => {
