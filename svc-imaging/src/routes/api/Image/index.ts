@@ -308,7 +308,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       // A picture stored before its level had AVIF and WebP copies: its JPEG, under the JPEG's own name.
       if (!bytes && wanted.encoding !== 'jpeg') {
         const jpeg = picturePath({ ...wanted, encoding: 'jpeg' });
-        const query = expires === null ? '' : `?${new URLSearchParams(request.query as Record<string, string>)}`;
+        // The signature covers the path, so the JPEG's name needs its own.
+        const query = expires === null ? '' : `?${signedQuery(links.secret, jpeg).query}`;
         return reply.redirect(`${links.baseUrl}${jpeg}${query}`, 302);
       }
     }
