@@ -15,6 +15,7 @@ import { captureTick } from '../src/capture.ts';
 import { pruneImages } from '../src/prune.ts';
 import { existsSync } from 'node:fs';
 import type { CameraRow } from '../src/database.ts';
+import { getPicture } from './pictures.ts';
 
 /** A camera on real HTTP: serves a 2560×1440 JPEG, or misbehaves on request. */
 async function startCameraServer() {
@@ -141,18 +142,25 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     expect(outcomes.map((o) => o.outcome).sort()).toEqual(['captured', 'skipped']);
   });
 
-  it('serves the current image as JPEG with ETag, answers 304, and earlier images by name', async () => {
-    const current = await app.inject({ url: '/api/Image/Get/camera/Testkamera.jpg' });
-    expect(current.statusCode).toBe(200);
-    expect(current.headers['content-type']).toBe('image/jpeg');
-    expect(current.headers['x-image-name']).toBe('202611221010');
-    expect((await sharp(current.rawPayload).metadata()).width).toBe(480);
-    const etag = current.headers.etag as string;
-    const again = await app.inject({ url: '/api/Image/Get/camera/Testkamera.jpg', headers: { 'if-none-match': etag } });
-    expect(again.statusCode).toBe(304);
-    const earlier = await app.inject({ url: '/api/Image/Get/camera/Testkamera/202611221005.jpg' });
-    expect(earlier.statusCode).toBe(200);
-    expect(earlier.headers['cache-control']).toContain('immutable');
+  it('redirects privately to the current picture, served as JPEG with ETag and 304, and earlier pictures by name', async () => {
+    const current = await getPicture(app, '/api/Image/Get/camera/Testkamera.jpg');
+    expect(current.entitlement.statusCode).toBe(302);
+    expect(current.entitlement.headers['cache-control']).toBe('private, max-age=30');
+    expect(current.entitlement.headers['x-image-name']).toBe('202611221010');
+    expect(current.location?.pathname).toMatch(/^\/pictures\/Testkamera\/202611221010-POOR-[0-9a-f]{12}\.jpg$/);
+    expect(current.picture.statusCode).toBe(200);
+    expect(current.picture.headers['content-type']).toBe('image/jpeg');
+    expect(current.picture.headers['x-image-name']).toBe('202611221010');
+    expect((await sharp(current.picture.rawPayload).metadata()).width).toBe(480);
+    const etag = current.picture.headers.etag as string;
+    const again = await getPicture(app, '/api/Image/Get/camera/Testkamera.jpg', { 'if-none-match': etag });
+    expect(again.picture.statusCode).toBe(304);
+    const earlier = await getPicture(app, '/api/Image/Get/camera/Testkamera/202611221005.jpg');
+    // A named picture's link changes less often than the current one's.
+    expect(earlier.entitlement.headers['cache-control']).toBe('private, max-age=3600');
+    expect(earlier.picture.statusCode).toBe(200);
+    expect(earlier.picture.headers['x-image-name']).toBe('202611221005');
+    expect(earlier.picture.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('counts a camera as offline when its picture froze or it stopped delivering', async () => {
@@ -211,6 +219,9 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     await captureTick(app.captureContext, row, frozen);
     const fileOf = (at: Date) => createImageStore(storeDir).path('Testkamera', imageNameOf(at), 'POOR');
     expect(existsSync(fileOf(frozen))).toBe(true);
+    const before = await getPicture(app, `/api/Image/Get/camera/Testkamera/${imageNameOf(frozen)}.jpg`);
+    expect(before.picture.statusCode).toBe(200);
+    const frozenLink = String(before.location?.pathname);
     const now = new Date('2026-11-22T12:00:00Z');
     const tiers = { retentionDays: 14, archiveDays: 365 };
     const result = await pruneImages(app.captureContext, tiers, now);
@@ -219,8 +230,12 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     expect(existsSync(fileOf(old))).toBe(true);
     const at = (moment: Date) => app.inject({ url: `/api/Image/Get/camera/Testkamera/${imageNameOf(moment)}.jpg` });
     expect((await at(frozen)).statusCode).toBe(404);
-    expect((await at(old)).statusCode).toBe(200);
-    expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera/202611221005.jpg' })).statusCode).toBe(200);
+    expect((await getPicture(app, `/api/Image/Get/camera/Testkamera/${imageNameOf(old)}.jpg`)).picture.statusCode).toBe(
+      200,
+    );
+    expect((await getPicture(app, '/api/Image/Get/camera/Testkamera/202611221005.jpg')).picture.statusCode).toBe(200);
+    // A cache may still hold the removed picture's name: asked again, it is gone.
+    expect((await app.inject({ url: frozenLink })).statusCode).toBe(404);
     await expect.poll(() => thinned).toEqual([{ webcamId: 1, day: '20261001', keep: [imageNameOf(old)] }]);
     expect(await pruneImages({ ...app.captureContext, replicaId: 'other' }, tiers, now)).toEqual({
       outcome: 'skipped',

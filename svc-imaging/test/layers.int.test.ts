@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture.ts';
 import type { CameraRow } from '../src/database.ts';
+import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -174,11 +175,16 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       url: `/api/Referer/DeleteLayer/layer?layerId=${id}&cameraId=${camera.webcamId}`,
       headers: rita,
     });
+  /** The entitlement's redirect and the picture it names, as a browser on the partner page follows it. */
   const get = (path: string, headers: Record<string, string> = {}) =>
+    getPicture(imaging, `/api/Image/Get/camera/${path}`, headers);
+  /** The entitlement alone: the level, the layers and the offline note are decided there. */
+  const entitlementOf = (path: string, headers: Record<string, string> = {}) =>
     imaging.inject({ url: `/api/Image/Get/camera/${path}`, headers });
   /** Waits until svc-imaging draws what the page's layers say. */
   const layersSeen = (path: string, expected: (layers: string) => boolean) =>
-    until(async () => expected(String((await get(path, { referer: PAGE })).headers['x-image-layers'] ?? '')));
+    until(async () => expected(String((await entitlementOf(path, { referer: PAGE })).headers['x-image-layers'] ?? '')));
+  const LAYERED = /^\/pictures\/Ufer\/\d{12}-POOR-[0-9a-f]{12}-p[0-9a-f]{12}-[0-9a-f]{12}\.(jpg|webp|avif)$/;
 
   it('draws the base layer for the booked page only, scaled to the quality, and serves it from cache', async () => {
     const now = new Date();
@@ -188,26 +194,43 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`b${base}.`));
 
     const first = await get('Ufer.jpg', { referer: `${PAGE}/today` });
-    expect(first.headers['x-image-quality']).toBe('POOR; referer booking');
-    expect(first.headers['x-layer-cache']).toBe('hit');
-    expect((await sharp(first.rawPayload).metadata()).width).toBe(480);
-    expect(near(await pixel(first.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
-    expect(near(await pixel(first.rawPayload, 300, 200), BLUE)).toBe(true);
+    expect(first.entitlement.headers['x-image-quality']).toBe('POOR; referer booking');
+    expect(first.entitlement.headers['cache-control']).toBe('private, max-age=30');
+    // A page's layers are its own: even at the public level their picture's name is the page's and signed.
+    expect(first.location?.pathname).toMatch(LAYERED);
+    expect(first.location?.search).toMatch(/^\?e=\d+&s=[\w-]{32}$/);
+    expect(first.picture.headers['x-image-quality']).toBe('POOR');
+    expect(first.picture.headers['x-image-layers']).toBe(first.entitlement.headers['x-image-layers']);
+    expect(first.picture.headers['x-layer-cache']).toBe('miss');
+    expect(first.picture.headers['cache-control']).toMatch(/^public, max-age=\d+, immutable$/);
+    expect(first.picture.headers.vary).toBeUndefined();
+    expect((await sharp(first.picture.rawPayload).metadata()).width).toBe(480);
+    expect(near(await pixel(first.picture.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    expect(near(await pixel(first.picture.rawPayload, 300, 200), BLUE)).toBe(true);
+    const layeredLink = `${first.location?.pathname}${first.location?.search}`;
+    expect((await imaging.inject({ url: layeredLink })).headers['x-layer-cache']).toBe('hit');
+    expect((await imaging.inject({ url: String(first.location?.pathname) })).statusCode).toBe(403);
 
     const visitor = await get('Ufer.jpg');
-    expect(visitor.headers['x-image-layers']).toBeUndefined();
-    expect(near(await pixel(visitor.rawPayload, 10, 10), BLUE)).toBe(true);
-    expect(visitor.headers.etag).not.toBe(first.headers.etag);
+    expect(visitor.entitlement.headers['x-image-layers']).toBeUndefined();
+    expect(visitor.location?.pathname).not.toMatch(LAYERED);
+    expect(visitor.picture.headers['x-image-layers']).toBeUndefined();
+    expect(near(await pixel(visitor.picture.rawPayload, 10, 10), BLUE)).toBe(true);
+    expect(visitor.picture.headers.etag).not.toBe(first.picture.headers.etag);
     const otherPage = await get('Ufer.jpg', { referer: 'https://elsewhere.example/lake' });
-    expect(near(await pixel(otherPage.rawPayload, 10, 10), BLUE)).toBe(true);
+    expect(otherPage.location?.pathname).toBe(visitor.location?.pathname);
+    expect(near(await pixel(otherPage.picture.rawPayload, 10, 10), BLUE)).toBe(true);
 
-    const again = await get('Ufer.jpg', { referer: PAGE, 'if-none-match': String(first.headers.etag) });
-    expect(again.statusCode).toBe(304);
+    const again = await get('Ufer.jpg', { referer: PAGE, 'if-none-match': String(first.picture.headers.etag) });
+    expect(again.picture.statusCode).toBe(304);
 
     expect((await deleteLayer(base)).body).toBe('true');
     await layersSeen('Ufer.jpg', (layers) => layers === '');
     const plain = await get('Ufer.jpg', { referer: PAGE });
-    expect(near(await pixel(plain.rawPayload, 10, 10), BLUE)).toBe(true);
+    expect(plain.location?.pathname).toBe(visitor.location?.pathname);
+    expect(near(await pixel(plain.picture.rawPayload, 10, 10), BLUE)).toBe(true);
+    // A cache may still hold the layered name; asked again, the page's layers are no longer those.
+    expect((await imaging.inject({ url: layeredLink })).statusCode).toBe(404);
   });
 
   it('draws the layers into the WebP or AVIF a browser asks for, cached per format', async () => {
@@ -215,36 +238,45 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     const base = await setLayer('BASE', await solid('#ff0000', 960, 540));
     await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`b${base}.`));
     const webp = await get('Ufer.jpg', { referer: PAGE, accept: 'image/webp,*/*' });
-    expect(webp.headers['content-type']).toBe('image/webp');
-    expect(webp.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
-    expect((await sharp(webp.rawPayload).metadata()).width).toBe(480);
-    expect(near(await pixel(webp.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
-    expect(near(await pixel(webp.rawPayload, 300, 200), BLUE)).toBe(true);
+    expect(webp.location?.pathname).toMatch(/\.webp$/);
+    expect(webp.picture.headers['content-type']).toBe('image/webp');
+    expect(webp.picture.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect((await sharp(webp.picture.rawPayload).metadata()).width).toBe(480);
+    expect(near(await pixel(webp.picture.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    expect(near(await pixel(webp.picture.rawPayload, 300, 200), BLUE)).toBe(true);
     const avif = await get('Ufer.jpg', { referer: PAGE, accept: 'image/avif,image/webp,*/*' });
-    expect(avif.rawPayload.subarray(4, 12).toString('latin1')).toBe('ftypavif');
-    expect(near(await pixel(avif.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    expect(avif.location?.pathname).toMatch(/\.avif$/);
+    expect(avif.picture.rawPayload.subarray(4, 12).toString('latin1')).toBe('ftypavif');
+    expect(near(await pixel(avif.picture.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
     const jpeg = await get('Ufer.jpg', { referer: PAGE });
-    expect(jpeg.headers['content-type']).toBe('image/jpeg');
-    expect(new Set([webp, avif, jpeg].map((answer) => answer.headers.etag)).size).toBe(3);
-    expect((await get('Ufer.jpg', { referer: PAGE, accept: 'image/webp' })).headers['x-layer-cache']).toBe('hit');
+    expect(jpeg.location?.pathname).toMatch(/\.jpg$/);
+    expect(jpeg.picture.headers['content-type']).toBe('image/jpeg');
+    expect(new Set([webp, avif, jpeg].map((answer) => answer.picture.headers.etag)).size).toBe(3);
+    const webpAgain = await get('Ufer.jpg', { referer: PAGE, accept: 'image/webp' });
+    expect(webpAgain.location?.pathname).toBe(webp.location?.pathname);
+    expect(webpAgain.picture.headers['x-layer-cache']).toBe('hit');
     expect((await deleteLayer(base)).body).toBe('true');
     await layersSeen('Ufer.jpg', (layers) => layers === '');
   });
 
   it("shows a page's owner the picture as that page gets it (preview), and nobody else", async () => {
     const base = await setLayer('BASE', await solid('#ff0000', 960, 540));
-    const preview = (headers: Record<string, string>, page = PAGE) =>
-      get(`Ufer.jpg?page=${encodeURIComponent(page)}`, headers);
-    await until(async () => String((await preview(rita)).headers['x-image-layers'] ?? '').startsWith(`b${base}.`));
-    const own = await preview(rita);
-    expect(own.headers['x-image-quality']).toBe('POOR; referer booking');
-    expect(own.headers['cache-control']).toMatch(/^private/);
-    expect(near(await pixel(own.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
-    expect((await preview(admin)).headers['x-image-layers']).toBe(own.headers['x-image-layers']);
+    const previewUrl = (page = PAGE) => `Ufer.jpg?page=${encodeURIComponent(page)}`;
+    await until(async () =>
+      String((await entitlementOf(previewUrl(), rita)).headers['x-image-layers'] ?? '').startsWith(`b${base}.`),
+    );
+    const own = await get(previewUrl(), rita);
+    expect(own.entitlement.headers['x-image-quality']).toBe('POOR; referer booking');
+    expect(own.entitlement.headers['cache-control']).toMatch(/^private/);
+    expect(near(await pixel(own.picture.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    // The picture itself asks for no credentials: it is the page's, under the page's name.
+    expect(own.picture.headers['cache-control']).toMatch(/^public, max-age=\d+, immutable$/);
+    const byAdmin = await entitlementOf(previewUrl(), admin);
+    expect(byAdmin.headers['x-image-layers']).toBe(own.entitlement.headers['x-image-layers']);
     const otto = { authorization: `Bearer ${sign({ sub: '33333333-3333-4333-8333-333333333333', role: [] })}` };
-    expect((await preview(otto)).statusCode).toBe(403);
-    expect((await preview(rita, 'https://not-mine.example/')).statusCode).toBe(403);
-    expect((await preview({})).statusCode).toBe(401);
+    expect((await entitlementOf(previewUrl(), otto)).statusCode).toBe(403);
+    expect((await entitlementOf(previewUrl('https://not-mine.example/'), rita)).statusCode).toBe(403);
+    expect((await entitlementOf(previewUrl(), {})).statusCode).toBe(401);
     await deleteLayer(base);
   });
 
@@ -256,16 +288,20 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       headers: admin,
     });
     expect(configure.body).toBe('true');
-    await until(async () => (await get('Ufer.jpg', rita)).headers['x-image-quality'] === 'FULL; own configuration');
+    await until(
+      async () => (await entitlementOf('Ufer.jpg', rita)).headers['x-image-quality'] === 'FULL; own configuration',
+    );
     await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`b${base}.`));
 
     const preview = await get(`Ufer.jpg?page=${encodeURIComponent(PAGE)}`, rita);
     const visitor = await get('Ufer.jpg', { referer: PAGE });
-    expect(preview.headers['x-image-quality']).toBe('POOR; referer booking');
-    expect(preview.headers['x-image-layers']).toBe(visitor.headers['x-image-layers']);
-    expect(preview.headers.etag).toBe(visitor.headers.etag);
-    expect(preview.rawPayload.equals(visitor.rawPayload)).toBe(true);
-    expect(near(await pixel(preview.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
+    expect(preview.entitlement.headers['x-image-quality']).toBe('POOR; referer booking');
+    expect(preview.entitlement.headers['x-image-layers']).toBe(visitor.entitlement.headers['x-image-layers']);
+    // The very picture the page's visitors get: one name, one cached copy.
+    expect(preview.location?.pathname).toBe(visitor.location?.pathname);
+    expect(preview.picture.headers.etag).toBe(visitor.picture.headers.etag);
+    expect(preview.picture.rawPayload.equals(visitor.picture.rawPayload)).toBe(true);
+    expect(near(await pixel(preview.picture.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
 
     const [own] = (
       await webcam.inject({
@@ -304,9 +340,11 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     await layersSeen(`Ufer/${names[0]}.jpg`, (layers) => ids.some((id) => layers.includes(`t${id}.`)));
     const shown: string[] = [];
     for (const name of names) {
-      const response = await get(`Ufer/${name}.jpg`, { referer: PAGE });
-      const ad = ids.find((id) => String(response.headers['x-image-layers']).includes(`t${id}.`)) as string;
-      expect(near(await pixel(response.rawPayload, 5, 5), colors[ad] as Rgb), `${name} shows ad ${ad}`).toBe(true);
+      const { entitlement, picture } = await get(`Ufer/${name}.jpg`, { referer: PAGE });
+      const layers = String(entitlement.headers['x-image-layers']);
+      expect(picture.headers['x-image-layers'], name).toBe(layers);
+      const ad = ids.find((id) => layers.includes(`t${id}.`)) as string;
+      expect(near(await pixel(picture.rawPayload, 5, 5), colors[ad] as Rgb), `${name} shows ad ${ad}`).toBe(true);
       shown.push(ad);
     }
     expect(new Set(shown).size).toBe(3);
@@ -322,13 +360,15 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       body.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'upload.jpg');
       return imaging.inject({ method: 'POST', url: `/api/Image/Upload?${query}`, headers, payload: body });
     };
-    const before = (await get('Ufer.jpg')).headers['x-image-name'];
+    const before = await get('Ufer.jpg');
+    expect(near(await pixel(before.picture.rawPayload, 100, 100), BLUE)).toBe(true);
+    const beforeName = before.entitlement.headers['x-image-name'];
     expect((await upload({}, blue)).statusCode).toBe(401);
     expect((await upload(rita, blue)).statusCode).toBe(403);
     const bad = await upload(admin, Buffer.from('no picture at all'));
     expect([bad.statusCode, bad.json().message]).toEqual([400, 'The file is not an image']);
     expect((await upload(admin, blue, 'webcamId=999999')).statusCode).toBe(404);
-    expect((await get('Ufer.jpg')).headers['x-image-name']).toBe(before);
+    expect((await entitlementOf('Ufer.jpg')).headers['x-image-name']).toBe(beforeName);
 
     const orange = await sharp({ create: { ...FULL, channels: 3, background: '#ff8800' } })
       .jpeg()
@@ -337,15 +377,20 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     const ok = await upload(admin, orange);
     expect([ok.statusCode, ok.body]).toEqual([200, 'true']);
     const current = await get('Ufer.jpg');
-    expect([minute, imageNameOf(new Date())]).toContain(current.headers['x-image-name']);
-    expect(near(await pixel(current.rawPayload, 100, 100), [255, 136, 0])).toBe(true);
+    expect([minute, imageNameOf(new Date())]).toContain(current.entitlement.headers['x-image-name']);
+    expect(near(await pixel(current.picture.rawPayload, 100, 100), [255, 136, 0])).toBe(true);
+    // An upload may replace a minute's picture: the content is in the name, so a cached name never changes bytes.
+    expect(current.location?.pathname).not.toBe(before.location?.pathname);
+    const previous = await imaging.inject({ url: String(before.location?.pathname) });
+    if (previous.statusCode === 200) expect(near(await pixel(previous.rawPayload, 100, 100), BLUE)).toBe(true);
+    else expect(previous.statusCode).toBe(404);
   });
   it('refuses a 20000 × 20000 picture as too large, naming the limit, as a camera upload and as a layer', async () => {
     const huge = pngHeaderOf(20_000, 20_000);
     const limit = 'The picture is too large: at most 33177600 pixels (7680 × 4320)';
     const body = new FormData();
     body.append('file', new Blob([new Uint8Array(huge)], { type: 'image/png' }), 'huge.png');
-    const before = (await get('Ufer.jpg')).headers['x-image-name'];
+    const before = (await entitlementOf('Ufer.jpg')).headers['x-image-name'];
     const upload = await imaging.inject({
       method: 'POST',
       url: `/api/Image/Upload?webcamId=${camera.webcamId}`,
@@ -353,7 +398,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       payload: body,
     });
     expect([upload.statusCode, upload.json().message]).toEqual([413, limit]);
-    expect((await get('Ufer.jpg')).headers['x-image-name']).toBe(before);
+    expect((await entitlementOf('Ufer.jpg')).headers['x-image-name']).toBe(before);
     const layer = await postLayer('BASE', huge);
     expect([layer.statusCode, layer.json().message]).toEqual([413, limit]);
     // 8K itself is within the limit.
@@ -367,13 +412,15 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     await capture(new Date(now.getTime() + 60_000));
     await capture(new Date(now.getTime() + 120_000));
     await layersSeen('Ufer.jpg', (layers) => layers.startsWith(`o${offline}.`));
-    const response = await get('Ufer.jpg', { referer: PAGE });
-    expect(response.headers['x-camera-offline']).toBe('frozen');
-    expect(near(await pixel(response.rawPayload, 2, 2), [255, 0, 0])).toBe(true);
-    expect(near(await pixel(response.rawPayload, 300, 200), [0, 255, 0])).toBe(true);
+    const { entitlement, picture } = await get('Ufer.jpg', { referer: PAGE });
+    expect(entitlement.headers['x-camera-offline']).toBe('frozen');
+    expect(picture.headers['x-image-layers']).toMatch(new RegExp(`^o${offline}\\.`));
+    expect(near(await pixel(picture.rawPayload, 2, 2), [255, 0, 0])).toBe(true);
+    expect(near(await pixel(picture.rawPayload, 300, 200), [0, 255, 0])).toBe(true);
     // Visitors without a booking keep the last picture and the offline note.
     const visitor = await get('Ufer.jpg');
-    expect(near(await pixel(visitor.rawPayload, 300, 200), BLUE)).toBe(true);
+    expect(visitor.entitlement.headers['x-camera-offline']).toBe('frozen');
+    expect(near(await pixel(visitor.picture.rawPayload, 300, 200), BLUE)).toBe(true);
     await deleteLayer(offline);
     await deleteLayer(base);
   });
@@ -420,10 +467,13 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       const jobs = await imaging.inject({ url: '/api/Jobs/state', headers: admin });
       expect(JSON.stringify(jobs.json())).toContain(errors[1]);
 
-      await until(async () => (await get('Ufer.jpg', { referer: PAGE })).headers['x-camera-offline'] === 'silent');
-      const response = await get('Ufer.jpg', { referer: PAGE });
-      expect(response.headers['x-image-layers']).toMatch(new RegExp(`^o${offline}\\.`));
-      expect(near(await pixel(response.rawPayload, 300, 200), [0, 255, 0])).toBe(true);
+      await until(
+        async () => (await entitlementOf('Ufer.jpg', { referer: PAGE })).headers['x-camera-offline'] === 'silent',
+      );
+      const { entitlement, picture } = await get('Ufer.jpg', { referer: PAGE });
+      expect(entitlement.headers['x-image-layers']).toMatch(new RegExp(`^o${offline}\\.`));
+      expect(picture.headers['x-image-layers']).toBe(entitlement.headers['x-image-layers']);
+      expect(near(await pixel(picture.rawPayload, 300, 200), [0, 255, 0])).toBe(true);
     } finally {
       await deleteLayer(offline);
       server.closeAllConnections();
