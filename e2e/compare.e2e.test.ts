@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type Image, imageNameOf } from '@lakecams/contracts';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -89,6 +90,14 @@ describe('comparing two moments of a camera (Chromium)', () => {
   const divider = (page: Page) => page.getByRole('slider', { name: 'Trennlinie zwischen Bild A und Bild B' });
   const dividerAt = async (page: Page) => Number(await divider(page).getAttribute('aria-valuenow'));
 
+  /** What axe finds serious or critical on the page. */
+  async function seriousViolations(page: Page): Promise<string[]> {
+    const result = await new AxeBuilder({ page }).analyze();
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }
+
   /** Drags the divider to `share` of the picture's width: the mouse on a desktop, a finger on a phone. */
   async function dragDivider(page: Page, share: number, touch: boolean) {
     const stage = await page.locator('.compare__swipe').boundingBox();
@@ -173,6 +182,7 @@ describe('comparing two moments of a camera (Chromium)', () => {
       if (touch) expect(b.y).toBeGreaterThanOrEqual(a.y + a.height);
       else expect([b.y, b.x > a.x + a.width]).toEqual([a.y, true]);
       await page.screenshot({ path: join(ARTIFACTS, `compare-side-${size}.png`), fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
 
       await press('Schieberegler');
       await divider(page).waitFor(PATIENCE);
@@ -195,6 +205,7 @@ describe('comparing two moments of a camera (Chromium)', () => {
         /^inset\(0px 0px 0px \d/,
       );
       await page.screenshot({ path: join(ARTIFACTS, `compare-swipe-${size}.png`), fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
       expect(Object.fromEntries(params(page))).toEqual({ t: current, compare: 'swipe', vs: yesterday });
 
       // The URL holds the view: a reload shows the same two pictures in the same layout.
