@@ -181,7 +181,7 @@ export default function CompareView({ camera, moment, versus, layout, onVersus, 
               type="button"
               className="button-quiet"
               aria-expanded={picking}
-              aria-controls="compare-picker"
+              aria-controls={picking ? 'compare-picker' : undefined}
               onClick={() => setPicking((open) => !open)}
             >
               Beliebiger Zeitpunkt
