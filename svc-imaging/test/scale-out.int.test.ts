@@ -161,16 +161,21 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
     const firstRows = await capturesOf(first);
     expect(firstRows.map((r) => [r.webcamId, r.status])).toEqual(CAMERAS.map((id) => [id, 'done']));
     for (const id of CAMERAS) expect(fetches.get(`/cam${id}.jpg@${first}`), `camera ${id} fetched once`).toBe(1);
-    // Every replica serves every picture, whichever captured it.
+    // Every replica serves every picture, whichever captured it: one names it, the other sends it.
     for (const row of firstRows) {
       const other = row.claimedBy === 'replica-a' ? 'replica-b' : 'replica-a';
-      const picture = await fetch(
-        `http://127.0.0.1:${ports.get(other)}/api/Image/Get/camera/Kamera-${row.webcamId}/${first}.jpg`,
+      const entitlement = await fetch(
+        `http://127.0.0.1:${ports.get(row.claimedBy)}/api/Image/Get/camera/Kamera-${row.webcamId}/${first}.jpg`,
+        { redirect: 'manual' },
       );
-      expect([picture.status, picture.headers.get('content-type')], `${other} serves camera ${row.webcamId}`).toEqual([
+      expect(entitlement.status, `${row.claimedBy} names camera ${row.webcamId}'s picture`).toBe(302);
+      const name = String(entitlement.headers.get('location'));
+      const picture = await fetch(`http://127.0.0.1:${ports.get(other)}${name}`);
+      expect([picture.status, picture.headers.get('content-type')], `${other} serves ${name}`).toEqual([
         200,
         'image/jpeg',
       ]);
+      await picture.arrayBuffer();
     }
 
     // The next tick: camera 1 is slow, and the replica capturing it is killed in the middle.
