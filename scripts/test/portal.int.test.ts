@@ -1,6 +1,12 @@
 import { type CameraListItem, SERVICES } from '@lakecams/contracts';
 import { buildGateway, type ServiceTargets } from '@lakecams/gateway';
-import { buildServiceApp, createLogger, generateSigningKeys, publishEvent, type ServiceApp } from '@lakecams/service-kit';
+import {
+  buildServiceApp,
+  createLogger,
+  generateSigningKeys,
+  publishEvent,
+  type ServiceApp,
+} from '@lakecams/service-kit';
 import {
   type AntiForgeryPair,
   antiForgeryFrom,
@@ -149,9 +155,16 @@ describe('embedded portal: gateway and four services in one process, real Postgr
     expect(history.days).toContain(history.day);
     const names = history.images.map((i) => i.name);
     expect(names).toEqual([...names].sort());
+    // Through the gateway: the entitlement's redirect, then the picture by its name, routed to svc-imaging.
     const picture = await fetch(`${portal.url}/api/Image/Get/camera/Richterswil/${names[0]}.jpg`);
     expect(picture.status).toBe(200);
+    expect(picture.redirected).toBe(true);
+    expect(new URL(picture.url).pathname).toMatch(
+      new RegExp(`^/pictures/Richterswil/${names[0]}-POOR-[0-9a-f]{12}\\.jpg$`),
+    );
     expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect(picture.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    await picture.arrayBuffer();
     expect((await fetch(`${portal.url}/api/Webcam/GetImageHistory?name=Nowhere`)).status).toBe(404);
     expect((await fetch(`${portal.url}/api/Webcam/GetImageHistory?name=Richterswil&day=22.11.2026`)).status).toBe(400);
 
@@ -179,9 +192,7 @@ describe('embedded portal: gateway and four services in one process, real Postgr
     }[];
     const image = { webcamId: camera?.id, name: '209901010000', lat: 47.2, lng: 8.7, direction: 10 };
     // As svc-imaging announces a capture; open pages hear of it once svc-webcam's list shows it.
-    await portal.services.imaging.db
-      .transaction()
-      .execute((trx) => publishEvent(trx, 'imaging.image.captured', image));
+    await portal.services.imaging.db.transaction().execute((trx) => publishEvent(trx, 'imaging.image.captured', image));
     let received = '';
     // Other demo pictures may arrive first.
     while (!received.includes(JSON.stringify(image))) {
@@ -318,9 +329,17 @@ describe('security rules every service shares, through the gateway', () => {
     const page = await fetch(`${portal.url}/health`);
     const { cookie, token } = antiForgeryFrom(page.headers.getSetCookie()) as AntiForgeryPair;
     expect(cookie).toMatch(/^lakecams_sid=[\w-]{43}; XSRF-TOKEN=[\w-]{32}\.[\w-]{43}$/);
-    // Pictures, embedded by partner pages and cached publicly, set no cookie.
-    const picture = await fetch(`${portal.url}/api/Image/Get/camera/Richterswil.jpg`);
-    expect(picture.headers.getSetCookie()).toEqual([]);
+    // Pictures, embedded by partner pages and cached publicly, set no cookie: neither the picture URL nor the
+    // picture names it redirects to. The rule is the path's (this portal has no picture yet, so both are 404).
+    for (const path of [
+      '/api/Image/Get/camera/Richterswil.jpg',
+      '/pictures/Richterswil/202611250500-POOR-0123456789ab.jpg',
+    ]) {
+      const picture = await fetch(`${portal.url}${path}`, { redirect: 'manual' });
+      expect([path, picture.status]).toEqual([path, 404]);
+      expect(picture.headers.getSetCookie(), path).toEqual([]);
+      await picture.arrayBuffer();
+    }
     const body = JSON.stringify({ username: admin.username, password: admin.password });
     const post = (headers: Record<string, string>) =>
       fetch(`${portal.url}/api/Authenticate/Authenticate`, {

@@ -3,7 +3,14 @@ import type { AntiForgeryPair } from '@lakecams/service-kit/testing';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { antiForgeryToken, isSafeMethod, type RequestSpec, send } from './http.ts';
-import { type Actor, createMatrixContext, type MatrixContext, type Prepared, ROUTE_ACCESS } from './route-access.ts';
+import {
+  type Actor,
+  createMatrixContext,
+  isServiceRoute,
+  type MatrixContext,
+  type Prepared,
+  ROUTE_ACCESS,
+} from './route-access.ts';
 import { type Fixtures, type SecurityPortal, setUpFixtures, snapshot, startSecurityPortal } from './security-portal.ts';
 
 const RATE_LIMIT = 30;
@@ -71,7 +78,7 @@ function withCredentials(spec: RequestSpec, viaCookie: boolean, forged: Record<s
 
 describe('anti-forgery: every non-GET/HEAD route refuses a request without the matching header', () => {
   it('refuses each forgery on every mutating route, stores nothing, and accepts the matching pair', async () => {
-    const mutating = p.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/*' && !isSafeMethod(r.method));
+    const mutating = p.routes.filter((r) => isServiceRoute(r.url) && !isSafeMethod(r.method));
     const prepared: [string, Prepared, boolean][] = [];
     for (const route of mutating) {
       const key = `${route.method} ${route.url}`;

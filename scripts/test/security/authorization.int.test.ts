@@ -7,6 +7,7 @@ import {
   authorize,
   createMatrixContext,
   expectedStatuses,
+  isServiceRoute,
   type MatrixContext,
   NOT_API_ROUTES,
   type Prepared,
@@ -67,8 +68,9 @@ describe('authorization matrix: every route of every service × every kind of ca
     const missing: string[] = [];
     const cookieMismatch: string[] = [];
     for (const route of p.routes) {
-      if (!route.url.startsWith('/api/') || route.url === '/api/*') {
-        if (!(route.url in NOT_API_ROUTES)) missing.push(`${route.app}: ${route.method} ${route.url} (not under /api)`);
+      if (!isServiceRoute(route.url)) {
+        if (!(route.url in NOT_API_ROUTES))
+          missing.push(`${route.app}: ${route.method} ${route.url} (not under /api or /pictures)`);
         continue;
       }
       const key = `${route.method === 'HEAD' ? 'GET' : route.method} ${route.url}`;
@@ -85,9 +87,9 @@ describe('authorization matrix: every route of every service × every kind of ca
     }
     const registered = new Set(p.routes.map((r) => `${r.method} ${r.url}`));
     const stale = Object.keys(ROUTE_ACCESS).filter((key) => !registered.has(key));
-    const apiRoutes = p.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/*');
+    const apiRoutes = p.routes.filter((r) => isServiceRoute(r.url));
     console.log(
-      `[authorization] routes found: ${p.routes.length} in 5 apps, of them ${apiRoutes.length} under /api ` +
+      `[authorization] routes found: ${p.routes.length} in 5 apps, of them ${apiRoutes.length} under /api and /pictures ` +
         `(${apiRoutes.filter((r) => r.method !== 'HEAD').length} + ${apiRoutes.filter((r) => r.method === 'HEAD').length} HEAD)`,
     );
     expect(missing, 'routes without an entry in ROUTE_ACCESS (add one: who may call it?)').toEqual([]);
@@ -98,7 +100,7 @@ describe('authorization matrix: every route of every service × every kind of ca
   it('answers each route with the expected status for each caller', async () => {
     const failures: string[] = [];
     let checks = 0;
-    const apiRoutes = p.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/*');
+    const apiRoutes = p.routes.filter((r) => isServiceRoute(r.url));
     for (const route of apiRoutes) {
       const key = `${route.method === 'HEAD' ? 'GET' : route.method} ${route.url}`;
       const access = ROUTE_ACCESS[key];
@@ -124,9 +126,7 @@ describe('authorization matrix: every route of every service × every kind of ca
   it('refuses unfit callers with 401/403 before it looks at the input: invalid query strings and bodies', async () => {
     const failures: string[] = [];
     let checks = 0;
-    for (const route of p.routes.filter(
-      (r) => r.url.startsWith('/api/') && r.url !== '/api/*' && r.method !== 'HEAD',
-    )) {
+    for (const route of p.routes.filter((r) => isServiceRoute(r.url) && r.method !== 'HEAD')) {
       const key = `${route.method} ${route.url}`;
       const access = ROUTE_ACCESS[key];
       if (!access) continue;
@@ -312,5 +312,80 @@ describe('object-level checks', () => {
     });
     expect(wrongUser.status).toBe(404);
     expect(await p.count('identity', 'code_assignments', `id = '${f.refererCodeAssignmentId}'`)).toBe(1);
+  });
+});
+
+describe('pictures by their immutable names', () => {
+  const fetchPicture = (path: string, headers: Record<string, string> = {}) => p.call({ method: 'GET', path, headers });
+
+  it('need no credentials, only the signed link above the public level; unknown names are 404', async () => {
+    // The referer's page is booked at HIGH with a layer: its visitors are sent to a signed name of its own.
+    const page = await fetchPicture(`/api/Image/Get/camera/${f.camera.name}.jpg`, { referer: f.refererUrl });
+    expect([page.status, page.headers['x-image-quality']]).toEqual([302, 'HIGH; referer booking']);
+    expect(page.headers['cache-control']).toMatch(/^private, /);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const link = new URL(String(page.headers.location), p.url);
+    expect(link.pathname).toMatch(
+      new RegExp(`^/pictures/${f.camera.name}/${f.imageName}-HIGH-[0-9a-f]{12}-p[0-9a-f]{12}-[0-9a-f]{12}\\.jpg$`),
+    );
+    expect(link.search).toMatch(/^\?e=\d+&s=[\w-]{32}$/);
+    const signed = `${link.pathname}${link.search}`;
+
+    // The link alone opens it, the same bytes whoever holds it; no caller's token or cookie changes them.
+    const anonymous = await fetchPicture(signed);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers['x-image-quality']).toBe('HIGH');
+    expect(anonymous.headers['cache-control']).toMatch(/^public, max-age=\d+, immutable$/);
+    expect([anonymous.headers.vary, anonymous.headers['set-cookie']]).toEqual([undefined, undefined]);
+    for (const role of ['user', 'referer', 'admin'] as const) {
+      for (const viaCookie of [false, true]) {
+        const answer = await p.call(authorize(m, { method: 'GET', path: signed }, actorOf(m, role, viaCookie)));
+        expect(answer.status, role).toBe(200);
+        expect(answer.body.equals(anonymous.body), role).toBe(true);
+      }
+    }
+
+    // Without its signature, with a forged one, or with another name's: 403, for an admin too.
+    const refused: [string, string][] = [
+      ['unsigned', link.pathname],
+      ['forged', `${link.pathname}?e=${link.searchParams.get('e')}&s=${'A'.repeat(32)}`],
+      [
+        'expiry moved',
+        `${link.pathname}?e=${Number(link.searchParams.get('e')) + 600}&s=${link.searchParams.get('s')}`,
+      ],
+      ['raised to FULL', `${link.pathname.replace('-HIGH-', '-FULL-')}${link.search}`],
+      ['another page', `${link.pathname.replace(/-p[0-9a-f]{12}-/, `-p${'0'.repeat(12)}-`)}${link.search}`],
+      ['public level with the layers', `${link.pathname.replace('-HIGH-', '-POOR-')}`],
+    ];
+    for (const [what, path] of refused) {
+      for (const caller of [null, p.admin]) {
+        const answer = await p.as(caller, { method: 'GET', path });
+        expect([what, answer.status], answer.text).toEqual([what, 403]);
+        expect(answer.json.message).toMatch(/^This picture link is not signed for this level/);
+      }
+    }
+
+    // The public level's name needs no signature: one URL for everybody, cached for good.
+    const everybody = await fetchPicture(f.picturePath);
+    expect([everybody.status, everybody.headers['x-image-quality']]).toEqual([200, 'POOR']);
+    expect(everybody.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(everybody.headers.etag).toBe(`"${f.picturePath.split('/').pop()}"`);
+    expect((await fetchPicture(f.picturePath, { 'if-none-match': String(everybody.headers.etag) })).status).toBe(304);
+
+    // Names of no picture: 404, however close to a real one.
+    const file = String(f.picturePath.split('/').pop());
+    for (const path of [
+      `/pictures/${f.camera.name}/nonsense.jpg`,
+      `/pictures/Nirgendwo/${file}`,
+      `/pictures/${f.camera.name}/${file.replace(/-POOR-[0-9a-f]{12}/, '-POOR-000000000000')}`,
+      `/pictures/${f.camera.name}/${file.replace(f.imageName, '209901010000')}`,
+      `/pictures/${f.camera.name}/${file.replace(/\.jpg$/, '.png')}`,
+      `/pictures/${f.camera.name}/${file}/more`,
+      `/pictures/${f.camera.name}`,
+    ]) {
+      const answer = await fetchPicture(path);
+      expect([path, answer.status]).toEqual([path, 404]);
+      expect(errorBodyProblem(answer, 'GET'), path).toBeNull();
+    }
   });
 });

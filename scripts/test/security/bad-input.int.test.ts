@@ -11,7 +11,7 @@ import {
   sendRawRequest,
   withAntiForgery,
 } from './http.ts';
-import { type Actor, type MatrixContext, ROUTE_ACCESS } from './route-access.ts';
+import { type Actor, isServiceRoute, type MatrixContext, ROUTE_ACCESS } from './route-access.ts';
 import {
   type Account,
   type Fixtures,
@@ -96,15 +96,14 @@ function check(answer: Answer, spec: RequestSpec, suite: string): Answer {
   return answer;
 }
 
-/** The API routes as the running apps registered them (HEAD follows GET). */
+/** The API routes and the pictures by name, as the running apps registered them (HEAD follows GET). */
 function apiRoutes(filter: (method: string) => boolean) {
-  return p.routes.filter(
-    (r) => r.url.startsWith('/api/') && r.url !== '/api/*' && r.method !== 'HEAD' && filter(r.method),
-  );
+  return p.routes.filter((r) => isServiceRoute(r.url) && r.method !== 'HEAD' && filter(r.method));
 }
 
 /** A concrete path for a route pattern: parameters become the fixture camera and its picture. */
 function concretePath(url: string): string {
+  if (url === '/pictures/:camera/:file') return f.picturePath;
   return url.replace(':camera/:file', `${f.camera.name}/${f.imageName}.jpg`).replace(':file', `${f.camera.name}.jpg`);
 }
 
@@ -480,9 +479,13 @@ describe('path segments: traversal, encodings, NUL, unicode, very long names', (
     '/api/Referer/GetLayerImage/',
     '/api/',
     '/api/Webcam/',
+    '/pictures/',
+    '/pictures/Richterswil/',
   ];
+  const PICTURE_NAME =
+    /^\/pictures\/([^/?]+)\/\d{12}-(POOR|LOW|MEDIUM|HIGH|FULL)-[0-9a-f]{12}(-p[0-9a-f]{12}-[0-9a-f]{12})?\.(jpg|avif|webp)(\?e=\d+&s=[\w-]{32})?$/;
 
-  it('answers every odd path below /api without 5xx, and pictures only for real camera names', async () => {
+  it('answers every odd path below /api and /pictures without 5xx, and pictures only for real camera names', async () => {
     const known = new Set(
       (await p.call({ method: 'GET', path: '/api/Webcam/GetCameras' })).json.map((c: { name: string }) => c.name),
     );
@@ -495,13 +498,20 @@ describe('path segments: traversal, encodings, NUL, unicode, very long names', (
           const spec = { method: 'GET', path: `${prefix}${segments.join('/')}`, headers: authorization(caller) };
           const answer = check(await p.call(spec), spec, 'paths');
           expect(answer.text).not.toMatch(/root:.*:0:0:/);
-          if (answer.status === 200 && prefix.startsWith('/api/Image/')) {
+          if (answer.status === 200 && (prefix.startsWith('/api/Image/') || prefix.startsWith('/pictures/'))) {
             expect(answer.headers['content-type']).toBe('image/jpeg');
             const camera = decodeURIComponent(spec.path.slice(prefix.length).split('/')[0] ?? '').replace(/\.jpg$/, '');
             expect(
               prefix.endsWith('Richterswil/') ||
                 (isValidCameraName(camera) && (known.has(camera) || prefix.includes('Demo'))),
             ).toBe(true);
+          }
+          // The picture URLs send a real camera's callers on to its picture's name, nowhere else.
+          if (answer.status === 302) {
+            expect(prefix.startsWith('/api/Image/Get/'), spec.path).toBe(true);
+            const target = PICTURE_NAME.exec(String(answer.headers.location));
+            expect(target, String(answer.headers.location)).not.toBeNull();
+            expect(known.has(decodeURIComponent(target?.[1] ?? ''))).toBe(true);
           }
         },
       ),
@@ -523,6 +533,12 @@ describe('path segments: traversal, encodings, NUL, unicode, very long names', (
         `GET /api/Image/Get/camera/${'a'.repeat(100_000)}.jpg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
       ),
       Buffer.from('GET /api/Image/Get/camera/%ZZ.jpg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      Buffer.from('GET /pictures/../../../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      Buffer.from('GET /pictures/Richterswil/..%2f..%2fetc%2fpasswd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      Buffer.from(
+        'GET /pictures/Richter\x00swil/202611250500-POOR-0123456789ab.jpg HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+        'latin1',
+      ),
       Buffer.from('GET /..%2f..%2f..%2fetc%2fpasswd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
       Buffer.from(
         'GET /api/News/News/news HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\x00b\r\nConnection: close\r\n\r\n',

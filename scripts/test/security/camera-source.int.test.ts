@@ -4,6 +4,7 @@ import {
   actorOf,
   authorize,
   createMatrixContext,
+  isServiceRoute,
   type MatrixContext,
   ROUTE_ACCESS,
   type Role,
@@ -55,7 +56,7 @@ describe("a camera's source URL", () => {
     const found: string[] = [];
     // Which routes answered with the camera at all: the walk must have seen it where cameras are listed.
     const shown = new Set<string>();
-    const routes = p.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/*' && r.method !== 'HEAD');
+    const routes = p.routes.filter((r) => isServiceRoute(r.url) && r.method !== 'HEAD');
     for (const route of routes) {
       const key = `${route.method} ${route.url}`;
       const access = ROUTE_ACCESS[key];

@@ -1,4 +1,4 @@
-import { ACCESS_COOKIE, imageNameOf, REFRESH_COOKIE } from '@lakecams/contracts';
+import { ACCESS_COOKIE, imageNameOf, PICTURE_PATH_PREFIX, REFRESH_COOKIE } from '@lakecams/contracts';
 import { linkIn, readOutbox } from '../../../e2e/mail-outbox.ts';
 import { solveCaptcha } from '../../../svc-identity/test/helpers.ts';
 import { type Answer, isSafeMethod, queryString, type RequestSpec, setCookieValue } from './http.ts';
@@ -536,12 +536,23 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /api/Image/Get/camera/:file': {
     rule: 'public',
     cookieAuth: true,
+    success: [302],
+    note: "the caller's level decided, a private redirect to the picture's immutable name",
     build: async (m) => get(`/api/Image/Get/camera/${m.f.camera.name}.jpg`),
   },
   'GET /api/Image/Get/camera/:camera/:file': {
     rule: 'public',
     cookieAuth: true,
+    success: [302],
+    note: "the caller's level decided, a private redirect to the picture's immutable name",
     build: async (m) => get(`/api/Image/Get/camera/${m.f.camera.name}/${m.f.imageName}.jpg`),
+  },
+  // No credentials at all: the name (and above the public level its signature) is the right to it; unknown
+  // names 404, unsigned or forged links 403 (authorization.int.test.ts, "pictures by their immutable names").
+  'GET /pictures/:camera/:file': {
+    rule: 'public',
+    note: 'the picture at the public level by its immutable name, the same bytes for every caller',
+    build: async (m) => get(m.f.picturePath),
   },
   // POOR is everybody's; a higher level is refused like a picture above the caller's quality (zoom.int.test.ts).
   'GET /api/Image/Zoom/camera/:camera/:file': {
@@ -560,7 +571,9 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
     cookieAuth: true,
     build: async (m) => {
       const day = m.f.imageName;
-      return get(`/api/Image/Timelapse/camera/${m.f.camera.name}/${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}.mp4`);
+      return get(
+        `/api/Image/Timelapse/camera/${m.f.camera.name}/${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}.mp4`,
+      );
     },
   },
   'POST /api/Image/SetPosition/set': {
@@ -628,7 +641,17 @@ export const NOT_API_ROUTES: Record<string, string> = {
   '/config.json': 'gateway: page settings (map tiles)',
   '/remotes.json': 'gateway: micro-frontend manifest',
   '/api/*': 'gateway: hands /api/<Controller>/… to the owning service (every row of the matrix passes it)',
+  '/pictures/*': 'gateway: hands pictures by their immutable names to svc-imaging (its row passes it)',
 };
+
+/**
+ * The routes the matrix and the walks check: the services' routes under /api and the pictures by their names,
+ * not the gateway's catch-alls that forward them.
+ */
+export function isServiceRoute(url: string): boolean {
+  if (url === '/api/*' || url === `${PICTURE_PATH_PREFIX}*`) return false;
+  return url.startsWith('/api/') || url.startsWith(PICTURE_PATH_PREFIX);
+}
 
 /**
  * decisions.md "Roles of the acting user": Admin-only endpoints check the verified caller's token, so an

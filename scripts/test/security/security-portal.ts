@@ -241,6 +241,8 @@ export interface Fixtures {
   refererUserId: number;
   camera: { id: number; name: string };
   imageName: string;
+  /** That picture's immutable name at the public level (POOR), where the entitlement URL sends everybody. */
+  picturePath: string;
   bookingId: number;
   layerId: number;
   refererCodeAssignmentId: string;
@@ -320,9 +322,11 @@ export async function setUpFixtures(p: SecurityPortal): Promise<Fixtures> {
     return answer.status === 200 ? answer : null;
   }, 'svc-imaging to know the camera');
   void upload;
-  const imageName = (await p.call({ method: 'GET', path: `/api/Image/Get/camera/${camera.name}.jpg` })).headers[
-    'x-image-name'
-  ] as string;
+  const current = await p.call({ method: 'GET', path: `/api/Image/Get/camera/${camera.name}.jpg` });
+  const imageName = current.headers['x-image-name'] as string;
+  const picturePath = String(current.headers.location);
+  if (current.status !== 302 || !picturePath.startsWith(`/pictures/${camera.name}/${imageName}-POOR-`))
+    throw new Error(`current picture: ${current.status} ${picturePath}`);
   const layer = await eventually(async () => {
     const answer = await p.as(referer, layerUpload(refererUrl, camera.id, await testPng()));
     return answer.status === 200 ? answer : null;
@@ -346,6 +350,7 @@ export async function setUpFixtures(p: SecurityPortal): Promise<Fixtures> {
     refererUserId,
     camera,
     imageName,
+    picturePath,
     bookingId: booking.json.id,
     layerId: Number(layer.text),
     refererCodeAssignmentId: assignment.json.id,
