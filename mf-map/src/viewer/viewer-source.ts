@@ -6,7 +6,10 @@ export function zoomDescriptorUrl(camera: string, moment: string, level: Quality
   return `/api/Image/Zoom/camera/${encodeURIComponent(camera)}/${encodeURIComponent(moment)}.dzi?level=${level}`;
 }
 
-/** `HIGH; own configuration` (the picture's `X-Image-Quality`) → `HIGH`. */
+/**
+ * `HIGH`: the level from `X-Image-Quality`, as the picture answers it (`HIGH`, where fetch ends up after the
+ * picture URL's redirect) or as the redirect does (`HIGH; own configuration`).
+ */
 export function qualityOf(header: string | null): Quality | null {
   const level = header?.split(';')[0]?.trim() ?? '';
   return (QUALITIES as readonly string[]).includes(level) ? (level as Quality) : null;
@@ -29,7 +32,7 @@ export function viewerSource(
   return { type: 'tiles', url: zoomDescriptorUrl(camera, moment, picture.quality) };
 }
 
-/** The picture as the visitor gets it: its level (from the answer's header) and its width. */
+/** The picture as the visitor gets it (fetch follows the redirect to its name): its level and its width. */
 export async function entitledPicture(
   camera: string,
   moment: string,
