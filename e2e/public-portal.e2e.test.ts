@@ -537,8 +537,9 @@ describe('the public portal in Chromium', () => {
     const name = 'Rapperswil-Seedamm';
     const pictures: Response[] = [];
     const page = await browser.newPage({ viewport: DESKTOP });
+    // The picture URL redirects to the picture's immutable name; the bytes come from there.
     page.on('response', (response) => {
-      if (response.url().includes(`/api/Image/Get/camera/${name}`)) pictures.push(response);
+      if (new URL(response.url()).pathname.startsWith(`/pictures/${name}/`)) pictures.push(response);
     });
     await page.goto(`${portal.url}/webcam/${name}`);
     expect(await page.locator('link[rel="icon"][type="image/svg+xml"]').getAttribute('href')).toBe('/favicon.svg');
@@ -551,9 +552,16 @@ describe('the public portal in Chromium', () => {
       const answer = await page.request.get(`${portal.url}${icon.src}`);
       expect([icon.src, answer.status(), answer.headers()['content-type']]).toEqual([icon.src, 200, 'image/png']);
     }
-    // Chromium takes AVIF: the camera page's picture comes as AVIF from the same URL.
+    // Chromium takes AVIF: the camera page's picture URL sends it on to the picture's AVIF name.
     await expect.poll(() => pictures.length).toBeGreaterThan(0);
-    expect((await (pictures[0] as Response).allHeaders())['content-type']).toBe('image/avif');
+    const avif = pictures[0] as Response;
+    expect(new URL(avif.url()).pathname).toMatch(/-POOR-[0-9a-f]{12}\.avif$/);
+    expect(avif.request().redirectedFrom()?.url()).toMatch(new RegExp(`/api/Image/Get/camera/${name}[/.]`));
+    const headers = await avif.allHeaders();
+    expect([headers['content-type'], headers['cache-control']]).toEqual([
+      'image/avif',
+      'public, max-age=31536000, immutable',
+    ]);
     await page.close();
 
     // What a crawler reads: the HTML as sent, no script run.
@@ -561,9 +569,23 @@ describe('the public portal in Chromium', () => {
     const latest = await latestImageOf(name);
     const property = (key: string) => new RegExp(`<meta property="${key}" content="([^"]*)">`).exec(html)?.[1];
     expect(property('og:title')).toBe(`${SITE_NAME} – ${name}`);
-    expect(property('og:image')).toBe(`${portal.url}/api/Image/Get/camera/${name}/${latest.name}.jpg`);
+    const shared = new RegExp(`^${portal.url}/api/Image/Get/camera/${name}/(\\d{12})\\.jpg$`).exec(
+      property('og:image') ?? '',
+    )?.[1];
+    expect(shared, property('og:image')).toBeDefined();
+    // The current picture as the gateway last read the camera list (at most 30 s ago): the newest, or the one
+    // before it when a capture came in since.
+    const day = `${shared?.slice(0, 4)}-${shared?.slice(4, 6)}-${shared?.slice(6, 8)}`;
+    const history = (await (
+      await fetch(`${portal.url}/api/Webcam/GetImageHistory?name=${name}&day=${day}`)
+    ).json()) as { images: Image[] };
+    const names = history.images.map((image) => image.name);
+    expect(names).toContain(shared);
+    expect(names.filter((other) => other > (shared as string) && other <= latest.name).length).toBeLessThanOrEqual(1);
+    // A crawler follows the redirect to the picture, the public level's JPEG.
     const preview = await fetch(property('og:image') as string);
     expect([preview.status, preview.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    expect(preview.headers.get('x-image-name')).toBe(shared);
   });
 
   it('shows a newly captured picture on open pages without reloading', async () => {
