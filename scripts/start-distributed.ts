@@ -38,6 +38,7 @@ buildMissingFrontends(root);
 const signingKeys = await loadOrCreateSigningKeys(join(config.DATA_DIR, 'jwt-signing-key.pem'));
 const captchaSecret = randomBytes(32).toString('hex');
 const antiForgerySecret = await loadOrCreateSecret(join(config.DATA_DIR, 'anti-forgery.secret'));
+const pictureLinkSecret = await loadOrCreateSecret(join(config.DATA_DIR, 'picture-link.secret'));
 const children: ChildProcess[] = [];
 const labels = new Map<ChildProcess, string>();
 let stopping = false;
@@ -147,6 +148,8 @@ for (const service of SERVICES) {
       REPLICA_ID: `svc-${service}#${replica}`,
       // Pictures in the JetStream object store, as replicas on several hosts need them.
       IMAGE_STORE: process.env.IMAGE_STORE ?? 'nats',
+      // Every imaging replica signs and checks the same picture links.
+      PICTURE_LINK_SECRET: process.env.PICTURE_LINK_SECRET ?? pictureLinkSecret,
       ...(service === 'identity'
         ? {
             JWT_PRIVATE_KEY: signingKeys.privateKey,

@@ -31,6 +31,7 @@ const frontendStages = parseDockerfile(FRONTEND_DOCKERFILE);
 /** The environment a container starts with: its image's ENV, then compose's `environment`. */
 function containerEnv(name: string): Record<string, string> {
   const service = services[name];
+  if (!service.build) return { ...service.environment };
   const stages = service.build.dockerfile === FRONTEND_DOCKERFILE ? frontendStages : serviceStages;
   return { ...Object.fromEntries(stageEnv(stages, service.build.target)), ...service.environment };
 }
@@ -65,6 +66,7 @@ describe('compose.yaml', () => {
       'JWT_PUBLIC_KEY',
       'CAPTCHA_HMAC_SECRET',
       'ANTI_FORGERY_SECRET',
+      'PICTURE_LINK_SECRET',
       'POSTGRES_PASSWORD',
     ]) {
       expect(variables.get(secret), secret).toBe('required');
@@ -138,10 +140,16 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('publishes only the gateway, on its listening port', () => {
+  it('publishes only the gateway and the edge cache, each on its listening port', () => {
     const publishing = Object.entries(services).filter(([, service]) => service.ports?.length);
-    expect(publishing.map(([name]) => name)).toEqual(['gateway']);
+    expect(publishing.map(([name]) => name)).toEqual(['gateway', 'edge']);
     expect(String(services.gateway.ports[0]).split(':').at(-1)).toBe(containerEnv('gateway').PORT);
+    expect(String(services.edge.ports[0]).split(':').at(-1)).toBe(containerEnv('edge').EDGE_PORT);
+    // Browsers fetch pictures from the edge, which forwards them to the gateway.
+    expect(containerEnv('edge').EDGE_ORIGIN).toBe(`gateway:${containerEnv('gateway').PORT}`);
+    expect(containerEnv('svc-imaging').PICTURE_BASE_URL).toBe(
+      `http://localhost:${String(services.edge.ports[0]).split(':')[0]}`,
+    );
   });
 
   it('checks health on paths the services answer, at the port they listen on', () => {

@@ -26,6 +26,10 @@ export const ImagingConfigSchema = Type.Object({
   ARCHIVE_DAYS: Type.Integer({ minimum: 1, default: DEFAULT_ARCHIVE_DAYS }),
   CAPTURE_TAKEOVER_SECONDS: Type.Integer({ minimum: 2, default: 20 }),
   TIMELAPSE_TODAY_MINUTES: Type.Integer({ minimum: 1, default: DEFAULT_TIMELAPSE_TODAY_MINUTES }),
+  /** Signs picture links above the public level; the same on every replica (random per process when unset). */
+  PICTURE_LINK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  /** Where browsers fetch pictures, e.g. a cookie-less host `https://pictures.example.org`; this host by default. */
+  PICTURE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
 });
 export type ImagingConfig = Static<typeof ImagingConfigSchema>;
 
@@ -57,5 +61,9 @@ export function imagingOptionsFromConfig(config: ImagingConfig): ImagingOptions 
     takeoverAfterMs,
     heartbeatMs: Math.min(5000, takeoverAfterMs / 4),
     ...(config.REPLICA_ID ? { replicaId: config.REPLICA_ID } : {}),
+    pictureLinks: {
+      ...(config.PICTURE_LINK_SECRET ? { secret: config.PICTURE_LINK_SECRET } : {}),
+      ...(config.PICTURE_BASE_URL ? { baseUrl: config.PICTURE_BASE_URL } : {}),
+    },
   };
 }

@@ -17,6 +17,11 @@ export interface ImagingOptions {
   /** Give an empty demo camera its current picture and this many minutes of history at once (default 60). */
   demoBackfillMinutes?: number;
   fetchLimits?: FetchLimits;
+  /**
+   * Signs picture links above the public level; every replica needs the same secret (PICTURE_LINK_SECRET).
+   * `baseUrl`: where the pictures are fetched, e.g. a cookie-less host (PICTURE_BASE_URL); this host by default.
+   */
+  pictureLinks?: { secret?: string; baseUrl?: string };
   /** Memory for pictures with layers drawn in (default 64 MiB). */
   composedCacheBytes?: number;
   /** A running capture renews its claim this often (default 5 s)… */

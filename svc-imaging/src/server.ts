@@ -14,6 +14,9 @@ const imageStore =
       })
     : undefined;
 
+if (!config.PICTURE_LINK_SECRET)
+  console.warn('PICTURE_LINK_SECRET is not set: signed picture links are valid on this replica only');
+
 await runService(imagingService, {
   ...imagingOptionsFromConfig(config),
   ...(imageStore ? { imageStore } : {}),

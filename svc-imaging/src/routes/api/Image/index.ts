@@ -91,7 +91,7 @@ function cameraNameOf(file: string): string | null {
 const imageRoutes: FastifyPluginAsyncTypebox<{
   demoSource: boolean;
   /** Signs links to levels above the public one; the same secret on every replica. `baseUrl`: a cookie-less host. */
-  pictureLinks?: { secret: string; baseUrl?: string };
+  pictureLinks?: { secret?: string; baseUrl?: string };
   composedCacheBytes?: number;
   recentPicturesBytes?: number;
 }> = async (app, options) => {

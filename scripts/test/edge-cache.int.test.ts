@@ -1,0 +1,249 @@
+import { type Bus, createNatsBus } from '@lakecams/bus';
+import { ACCESS_COOKIE, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { buildGateway } from '@lakecams/gateway';
+import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import { createTestDatabase, freePort, TEST_NATS_URL } from '@lakecams/service-kit/testing';
+import { imagingService } from '@lakecams/svc-imaging';
+import { captureTick } from '@lakecams/svc-imaging/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSigner } from 'fast-jwt';
+import sharp from 'sharp';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+const NGINX = '/usr/sbin/nginx';
+const TEMPLATE = new URL('../../deploy/k8s/base/edge/edge.conf.template', import.meta.url);
+const PARTNER = 'https://partner.example/seesicht';
+const FAN = '77777777-7777-4777-8777-777777777777';
+const keys = generateSigningKeys();
+const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
+const today = imageNameOf(new Date());
+const isoDay = (offset: number) =>
+  new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(4, 6)) - 1, Number(today.slice(6, 8)) + offset))
+    .toISOString()
+    .slice(0, 10);
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+}
+
+/**
+ * The edge cache of deploy/edge in front of the distributed portal: a real nginx (Debian's package) before the
+ * gateway, which proxies to two svc-imaging replicas over HTTP, the replicas coordinating over NATS.
+ */
+describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed portal', () => {
+  const namespace = `edge_${randomBytes(4).toString('hex')}`;
+  const scratch = join(tmpdir(), `lakecams-edge-${namespace}`);
+  const logger = createLogger('silent');
+  const replicas: { app: ServiceApp; bus: Bus }[] = [];
+  let gateway: FastifyInstance;
+  let nginx: ChildProcess;
+  let edge: string;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+
+  async function get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+    const response = await fetch(new URL(path, edge), { headers, redirect: 'manual' });
+    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+  }
+  /** As a browser's <img>: the entitlement URL, then the picture its redirect names, with no cookie. */
+  async function picture(camera: string, headers: Record<string, string> = {}) {
+    const entitlement = await get(`/api/Image/Get/camera/${camera}.jpg`, headers);
+    expect(entitlement.status, entitlement.bytes.toString()).toBe(302);
+    const location = String(entitlement.headers.get('location'));
+    const accept: Record<string, string> = headers.accept ? { accept: headers.accept } : {};
+    const answer = await get(location, accept);
+    expect(answer.status, location).toBe(200);
+    const width = (await sharp(answer.bytes).metadata()).width;
+    return { entitlement, location, answer, width, cache: answer.headers.get('x-cache-status') };
+  }
+
+  async function capture(camera: string, at: Date, color: string) {
+    const bytes = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: color } })
+      .jpeg()
+      .toBuffer();
+    const app = replicas[0]?.app as ServiceApp;
+    const row = await vi.waitUntil(() => app.cameraDirectory.byName(camera), { timeout: 30_000, interval: 50 });
+    await captureTick({ ...app.captureContext, source: async () => bytes }, row, at);
+  }
+
+  beforeAll(async () => {
+    await mkdir(join(scratch, 'cache'), { recursive: true });
+    database = await createTestDatabase('imaging');
+    const secret = randomBytes(32).toString('hex');
+    for (const replica of ['a', 'b']) {
+      const bus = await createNatsBus({ servers: TEST_NATS_URL, name: `edge-${replica}`, namespace, logger });
+      const app = await buildServiceApp(imagingService, {
+        bus,
+        logger,
+        databaseUrl: database.url,
+        jwtPublicKey: keys.publicKey,
+        options: {
+          storeDir: join(scratch, 'images'),
+          schedule: false,
+          replicaId: replica,
+          pictureLinks: { secret },
+        },
+      });
+      replicas.push({ app, bus });
+    }
+    const urls = await Promise.all(replicas.map(({ app }) => app.listen({ host: '127.0.0.1', port: 0 })));
+    const unused = { kind: 'remote' as const, urls: ['http://127.0.0.1:9'] };
+    gateway = await buildGateway({
+      logger,
+      targets: { identity: unused, webcam: unused, referer: unused, imaging: { kind: 'remote', urls } },
+      frontendRoot: scratch,
+      remotes: {},
+    });
+    const origin = new URL(await gateway.listen({ host: '127.0.0.1', port: 0 })).host;
+    const port = await freePort();
+    const snippet = (await readFile(TEMPLATE, 'utf8'))
+      .replaceAll('${EDGE_CACHE_DIR}', join(scratch, 'cache'))
+      .replaceAll('${EDGE_CACHE_MAX_SIZE}', '256m')
+      .replaceAll('${EDGE_ORIGIN}', origin)
+      .replaceAll('${EDGE_PORT}', `127.0.0.1:${port}`);
+    const temp = (name: string) => `${name}_temp_path ${join(scratch, name)};`;
+    await writeFile(
+      join(scratch, 'nginx.conf'),
+      `daemon off;\nworker_processes 1;\npid ${join(scratch, 'nginx.pid')};\nerror_log ${join(scratch, 'error.log')} warn;\n` +
+        `events { worker_connections 256; }\nhttp {\naccess_log off;\n` +
+        ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n') +
+        `\n${snippet}\n}\n`,
+    );
+    nginx = spawn(NGINX, ['-c', join(scratch, 'nginx.conf'), '-p', scratch], { stdio: 'ignore' });
+    edge = `http://127.0.0.1:${port}`;
+    await vi.waitUntil(async () => (await fetch(`${edge}/health`).catch(() => null))?.ok, {
+      timeout: 30_000,
+      interval: 100,
+    });
+
+    const bus = replicas[0]?.bus as Bus;
+    for (const [id, name] of [
+      [1, 'Seesicht'],
+      [2, 'Hafen'],
+    ] as const) {
+      await bus.publishEvent(SUBJECTS.cameraUpserted, {
+        id,
+        name,
+        pattern: 'http://127.0.0.1:9/x.jpg',
+        intervalMin: 5,
+        distance: 5,
+        angle: 60,
+        webcamType: 'STATIC',
+      });
+    }
+    await bus.publishEvent(SUBJECTS.accessChanged, {
+      webcamId: 1,
+      permittedUserIds: [],
+      configurations: [
+        { userId: null, quality: 'LOW' },
+        { userId: FAN, quality: 'FULL' },
+      ],
+      bookings: [{ url: PARTNER, start: isoDay(-1), end: isoDay(1), quality: 'HIGH' }],
+    });
+    await capture('Seesicht', new Date(Date.now() - 5 * 60_000), '#4a90d9');
+    await capture('Hafen', new Date(Date.now() - 5 * 60_000), '#2d6a4f');
+    // Both replicas know the access rules before the first request.
+    for (const { app } of replicas)
+      await vi.waitUntil(async () => (await app.deliveryState('Seesicht'))?.access?.bookings.length === 1, {
+        timeout: 30_000,
+        interval: 50,
+      });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      const stopped = new Promise((resolve) => nginx.once('exit', resolve));
+      nginx.kill('SIGQUIT');
+      await stopped;
+    }
+    await gateway?.close();
+    for (const { app, bus } of replicas.reverse()) {
+      await app.close();
+      await bus.close();
+    }
+    await database?.drop();
+    const nc = await connect({ servers: TEST_NATS_URL });
+    await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${namespace}`).catch(() => false);
+    await nc.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('serves anonymous visitors from the cache: the origin sees one request per camera, capture and level', async () => {
+    const answers = [];
+    for (let visit = 0; visit < 40; visit += 1) answers.push(await picture(visit % 2 ? 'Hafen' : 'Seesicht'));
+    const pictures = answers.map((a) => a.cache);
+    const hits = pictures.filter((status) => status === 'HIT').length;
+    // Two cameras, one capture each, one level each: two misses, the rest from the cache.
+    expect(pictures.filter((status) => status === 'MISS')).toHaveLength(2);
+    expect(hits / pictures.length).toBeGreaterThanOrEqual(0.95);
+    expect(answers.map((a) => a.width)).toEqual(answers.map((_, i) => (i % 2 ? 480 : 800)));
+    // The entitlement answers are private: never stored, never shared.
+    expect(answers.every((a) => a.entitlement.headers.get('x-cache-status') !== 'HIT')).toBe(true);
+    expect(answers[0]?.entitlement.headers.get('cache-control')).toMatch(/^private/);
+    expect(answers[0]?.answer.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('gives a booked partner page, a configured user and a Premium user each their own level, never a cached one of another', async () => {
+    const anonymous = await picture('Seesicht');
+    const partner = [];
+    for (let visit = 0; visit < 20; visit += 1)
+      partner.push(await picture('Seesicht', { referer: `${PARTNER}/heute` }));
+    expect(partner.map((p) => p.width)).toEqual(partner.map(() => 1920));
+    // Every visitor of the page in the link's window shares one signed, cached copy.
+    expect(new Set(partner.map((p) => p.location)).size).toBe(1);
+    expect(partner.filter((p) => p.cache === 'HIT').length / partner.length).toBeGreaterThanOrEqual(0.95);
+
+    const fan = await picture('Seesicht', { cookie: `${ACCESS_COOKIE}=${sign({ sub: FAN, role: [] })}` });
+    const premium = await picture('Seesicht', {
+      authorization: `Bearer ${sign({ sub: '88888888-8888-4888-8888-888888888888', role: ['Premium'] })}`,
+    });
+    expect([anonymous.width, fan.width, premium.width]).toEqual([800, 2560, 1280]);
+    expect(new Set([anonymous.location, fan.location, premium.location, partner[0]?.location]).size).toBe(4);
+
+    // The other way round: after all of them, an anonymous visitor still gets the public level.
+    expect((await picture('Seesicht')).width).toBe(800);
+    // A higher level's name without its signature is refused, not answered from the cache.
+    const unsigned = await get(String(fan.location).split('?')[0] as string);
+    expect([unsigned.status, unsigned.headers.get('x-cache-status')]).toEqual([403, 'MISS']);
+    const tampered = await get(String(partner[0]?.location).replace(/s=[\w-]+/, `s=${'A'.repeat(32)}`));
+    expect(tampered.status).toBe(403);
+  });
+
+  it('keeps AVIF and WebP apart from JPEG by their names, each cached once', async () => {
+    const jpeg = await picture('Hafen', { accept: 'image/jpeg,*/*;q=0.8' });
+    const avif = await picture('Hafen', { accept: 'image/avif,image/webp,*/*;q=0.8' });
+    const webp = await picture('Hafen', { accept: 'image/webp,*/*;q=0.8' });
+    expect([jpeg.location, avif.location, webp.location].map((l) => String(l).split('.').at(-1))).toEqual([
+      'jpg',
+      'avif',
+      'webp',
+    ]);
+    expect(avif.answer.headers.get('content-type')).toBe('image/avif');
+    expect((await picture('Hafen', { accept: 'image/avif,*/*;q=0.8' })).cache).toBe('HIT');
+  });
+
+  it('shows a new capture through the cache as soon as it is stored', async () => {
+    const before = await picture('Hafen');
+    await capture('Hafen', new Date(), '#d62828');
+    // The entitlement URL is never cached: its next answer names the new capture.
+    await vi.waitUntil(
+      async () =>
+        (await get('/api/Image/Get/camera/Hafen.jpg')).headers.get('x-image-name') !==
+        before.entitlement.headers.get('x-image-name'),
+      { timeout: 30_000, interval: 100 },
+    );
+    const after = await picture('Hafen');
+    expect(after.location).not.toBe(before.location);
+    const { dominant } = await sharp(after.answer.bytes).stats();
+    expect(dominant.r).toBeGreaterThan(dominant.b);
+  });
+});
