@@ -268,12 +268,18 @@ export async function createCamera(p: SecurityPortal, name: string): Promise<{ i
     id: number;
   }[];
   if (!camera) throw new Error(`camera ${name} not listed`);
+  // Other services hear of it over the bus: svc-imaging's routes (uploads, jobs) need it known there.
+  await eventually(
+    () => p.count('imaging', 'cameras', `webcam_id = ${Number(camera.id)}`),
+    `svc-imaging to know ${name}`,
+  );
   return { id: camera.id, name };
 }
 
 /** Waits until `check` passes (bus events reach other services asynchronously). */
 export async function eventually<T>(check: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
+  // Generous: a busy machine delays the bus, and the check passes as soon as it can.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const value = await check();
     if (value) return value;
