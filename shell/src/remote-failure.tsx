@@ -1,8 +1,11 @@
-import type { ReactElement } from 'react';
+import { type ReactElement, useEffect } from 'react';
 import type { CustomProps, LifeCycles } from 'single-spa';
+import { removeFirstView } from './first-view.ts';
 import { reactLifecycles } from './react-lifecycles.ts';
 
 export function RemoteFailure() {
+  // A camera page's first view would otherwise keep this message hidden.
+  useEffect(removeFirstView, []);
   return (
     <section className="remote-failure" role="alert">
       <h1>Dieser Bereich ist gerade nicht verfügbar</h1>

@@ -5,7 +5,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cameraOfPage, cameraPageMeta, createCameraLookup, sitePageMeta, withPageMeta } from './page-meta.ts';
+import {
+  cameraOfPage,
+  cameraPageMeta,
+  createCameraLookup,
+  sitePageMeta,
+  withFirstView,
+  withPageMeta,
+} from './page-meta.ts';
 
 export interface FrontendsOptions {
   /** Folder holding `shell/dist` and `<remote>/dist` (the repository root by default). */
@@ -115,7 +122,8 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
     const origin = publicUrl ?? `${request.protocol}://${request.host}`;
     const name = cameraOfPage(path);
     const camera = name ? await cameraNamed(name) : undefined;
-    return withPageMeta(html, camera ? cameraPageMeta(origin, camera) : sitePageMeta(origin, path));
+    if (!camera) return withPageMeta(html, sitePageMeta(origin, path));
+    return withFirstView(withPageMeta(html, cameraPageMeta(origin, camera)), camera);
   }
 
   // Unknown paths: JSON 404 for APIs and files, the shell's index.html for pages (the shell routes them).

@@ -75,11 +75,7 @@ export function sitePageMeta(origin: string, path: string): PageMeta {
  */
 export function cameraPageMeta(origin: string, item: CameraListItem): PageMeta {
   const { name, intervalMin } = item.webcam;
-  const latest = item.images
-    .filter((image) => image !== null)
-    .map((image) => image.name)
-    .sort()
-    .at(-1);
+  const latest = latestOf(item);
   const every = intervalMin === 1 ? 'jede Minute' : `alle ${intervalMin} Minuten`;
   const description = latest
     ? `Webcam ${name} am Zürichsee: das aktuelle Bild vom ${momentText(latest)} Uhr, ${every} ein neues.`
@@ -98,6 +94,41 @@ export function cameraPageMeta(origin: string, item: CameraListItem): PageMeta {
         }
       : {}),
   };
+}
+
+/** The latest picture of a listed camera, or undefined when it has none yet. */
+const latestOf = (item: CameraListItem) =>
+  item.images
+    .filter((image) => image !== null)
+    .map((image) => image.name)
+    .sort()
+    .at(-1);
+
+const FIRST_VIEW_STYLE =
+  '#first-view{font-family:system-ui,sans-serif;color:#16242e;max-width:60rem}' +
+  '#first-view h1{margin:0 0 1rem;line-height:1.2}#first-view figure{margin:0}' +
+  '#first-view img{display:block;width:100%;height:auto;aspect-ratio:16/9;object-fit:contain;border-radius:.5rem;background:#10202b}' +
+  '#main:has(>#first-view)>.remote-outlet{display:none}';
+
+/**
+ * A camera page's first view in the HTML itself: its name and current picture, so the picture loads and
+ * paints before any script runs. The page's remote takes over once it has rendered (it removes `#first-view`;
+ * until then its container stays hidden); without JavaScript the first view stays.
+ */
+export function withFirstView(html: string, item: CameraListItem): string {
+  const latest = latestOf(item);
+  if (!latest) return html;
+  const { name } = item.webcam;
+  const src = `/api/Image/Get/camera/${encodeURIComponent(name)}/${latest}.jpg`;
+  const alt = `Webcam ${name}, Aufnahme vom ${momentText(latest)} Uhr`;
+  const view =
+    `<div id="first-view"><h1>${escapeHtml(name)}</h1><figure><img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" ` +
+    `width="480" height="270" fetchpriority="high"></figure></div>`;
+  const main = /<main id="main"([^>]*)><\/main>/i;
+  if (!main.test(html)) return html;
+  return html
+    .replace(main, (_all, attributes: string) => `<main id="main"${attributes}>${view}</main>`)
+    .replace(/<\/head>/i, () => `<style>${FIRST_VIEW_STYLE}</style></head>`);
 }
 
 /**

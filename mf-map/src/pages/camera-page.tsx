@@ -28,6 +28,10 @@ function CameraView({ name }: { name: string }) {
   const { state, selectDay } = useCamera(name, attempt);
   const { preloader, version } = useImagePreloader();
   useMetaKeywords(keywordsFor(name, SITE_NAME));
+  // The gateway's first view of this page (its picture, before any script) gives way once the page has rendered.
+  useEffect(() => {
+    if (state.status !== 'loading') document.getElementById('first-view')?.remove();
+  }, [state.status]);
   const history = state.status === 'ready' ? state.history : null;
   const loaded = useMemo(
     () => history && { day: history.day, days: history.days, names: history.images.map((image) => image.name) },

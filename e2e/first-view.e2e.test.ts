@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPortal } from '../scripts/portal.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
+
+const CAMERA = 'Richterswil';
+
+describe("a camera page's first view: its picture in the HTML, before any script", () => {
+  let portal: RunningPortal;
+  let browser: Browser;
+  closePagesAfterEachTest(() => browser);
+
+  beforeAll(async () => {
+    portal = await startTestPortal({ demoBackfillMinutes: 10 });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.close();
+  });
+
+  async function html(): Promise<string> {
+    // The gateway's camera list is fetched at most every 30 s; the demo camera has pictures from the start.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`no first view for ${CAMERA} within a minute`);
+      const text = await (await fetch(`${portal.url}/webcam/${CAMERA}`)).text();
+      if (text.includes('id="first-view"')) return text;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  it('sends the name and the current picture inside <main>, and keeps the remote hidden until it takes over', async () => {
+    const page = await html();
+    const main = /<main id="main"[^>]*>(.*)<\/main>/s.exec(page)?.[1] ?? '';
+    expect(main).toContain(`<h1>${CAMERA}</h1>`);
+    expect(main).toMatch(
+      new RegExp(
+        `<img src="/api/Image/Get/camera/${CAMERA}/\\d{12}\\.jpg" alt="Webcam ${CAMERA}, Aufnahme vom [^"]+ Uhr" width="480" height="270" fetchpriority="high">`,
+      ),
+    );
+    expect(page).toContain('#main:has(>#first-view)>.remote-outlet{display:none}');
+    // Other pages have no first view.
+    expect(await (await fetch(`${portal.url}/webcams`)).text()).not.toContain('first-view');
+  });
+
+  it('paints the picture without JavaScript', async () => {
+    await html();
+    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${portal.url}/webcam/${CAMERA}`);
+      const picture = page.locator('#first-view img');
+      await expect
+        .poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 60_000 })
+        .toBe(480);
+      await page.screenshot({ path: join(ARTIFACTS, 'first-view-without-script.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`gives way to the camera page once it has rendered, leaving one heading and one picture (${size})`, async () => {
+      await html();
+      const page = await browser.newPage({ viewport });
+      page.setDefaultTimeout(90_000);
+      await page.goto(`${portal.url}/webcam/${CAMERA}`);
+      await page.locator('.camera-view__image').waitFor();
+      await expect.poll(() => page.locator('#first-view').count()).toBe(0);
+      expect(await page.getByRole('heading', { level: 1 }).allTextContents()).toEqual([CAMERA]);
+      expect(await page.locator('main img[src*="/api/Image/Get/camera/"]').count()).toBe(1);
+      await page.screenshot({ path: join(ARTIFACTS, `first-view-${size}.png`) });
+    });
+  }
+
+  it('goes when the visitor leaves the page before it rendered', async () => {
+    await html();
+    const page = await browser.newPage({ viewport: DESKTOP });
+    page.setDefaultTimeout(90_000);
+    // The camera's pictures never arrive: the page stays loading, then the visitor goes to the list.
+    await page.route('**/api/Webcam/GetImageHistory**', () => new Promise(() => {}));
+    await page.goto(`${portal.url}/webcam/${CAMERA}`);
+    await page.locator('#first-view img').waitFor();
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/webcams');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect.poll(() => page.locator('#first-view').count()).toBe(0);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+});
