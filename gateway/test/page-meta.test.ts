@@ -14,6 +14,7 @@ import {
   createCameraLookup,
   escapeHtml,
   renderPageMeta,
+  withFirstView,
   withPageMeta,
 } from '../src/plugins/page-meta.ts';
 import type { ServiceTargets } from '../src/service-targets.ts';
@@ -265,5 +266,23 @@ describe('the gateway serves pages with share previews, icons and the app manife
       const icon = await gateway.inject({ url });
       expect([url, icon.statusCode, String(icon.headers['content-type']).split(';')[0]]).toEqual([url, 200, type]);
     }
+  });
+});
+
+describe("a camera page's first view", () => {
+  const shell = '<html><head><title>x</title></head><body><main id="main" tabindex="-1"></main></body></html>';
+
+  it('puts the latest picture and the name in <main>, escaped, and the style that hides the remote until it takes over', () => {
+    const html = withFirstView(shell, camera('Rapperswil-Seedamm', ['202611250800', null, '202611250810']));
+    expect(html).toContain(
+      '<main id="main" tabindex="-1"><div id="first-view"><h1>Rapperswil-Seedamm</h1><figure><img src="/api/Image/Get/camera/Rapperswil-Seedamm/202611250810.jpg" alt="Webcam Rapperswil-Seedamm, Aufnahme vom 25.11.2026, 08:10 Uhr" width="480" height="270" fetchpriority="high"></figure></div></main>',
+    );
+    expect(html).toMatch(/<style>[^<]*#main:has\(>#first-view\)>\.remote-outlet\{display:none\}<\/style><\/head>/);
+  });
+
+  it('leaves the page as it is for a camera without pictures or a page without <main>', () => {
+    expect(withFirstView(shell, camera('Leer', [null]))).toBe(shell);
+    const other = '<html><head></head><body></body></html>';
+    expect(withFirstView(other, camera('Hafen', ['202611250810']))).toBe(other);
   });
 });
