@@ -2,13 +2,14 @@ import { API_PATH, seedCameras } from './api.ts';
 import type { BenchContext } from './context.ts';
 import { log, memoryOf, notMeasured, type ResultRow, row, sleep, verdict, type WrkResult, wrk } from './harness.ts';
 import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
-import { type BenchPortal, inDistributedMode, setPublicQuality } from './portals.ts';
+import { type BenchPortal, inDistributedMode, resolvePicture, setPublicQuality } from './portals.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 // Long enough for heaps, JIT and the bounded picture caches to reach their working size.
 const WARM_UP_SECONDS = 30;
-/** 100 connections in all: half on the image, half on the camera list. */
+/** 100 connections in all: half on the camera list, half on the image (its redirect and its picture). */
 const CONNECTIONS_EACH = 50;
+const IMAGE_CONNECTIONS = { redirect: 25, picture: 25 };
 const MEMORY_TOLERANCE = 0.2;
 
 /** RSS in MiB of each of the portal's processes (embedded PostgreSQL's processes summed as one). */
@@ -21,34 +22,40 @@ function memoryByProcess(portal: BenchPortal): Map<string, number> {
   return memory;
 }
 
-/** Both endpoints at once for `seconds`; the memory is read 1.5 s before the end, still under load. */
-async function loadBoth(portal: BenchPortal, seconds: number) {
+/**
+ * The picture URL's redirect, the picture it names and the camera list at once for `seconds`; the memory is
+ * read 1.5 s before the end, still under load.
+ */
+async function loadAll(portal: BenchPortal, picturePath: string, seconds: number) {
   const running = Promise.all([
-    wrk(`${portal.url}${IMAGE_PATH}`, { connections: CONNECTIONS_EACH, seconds, threads: 1 }),
+    wrk(`${portal.url}${IMAGE_PATH}`, { connections: IMAGE_CONNECTIONS.redirect, seconds, threads: 1 }),
+    wrk(`${portal.url}${picturePath}`, { connections: IMAGE_CONNECTIONS.picture, seconds, threads: 1 }),
     wrk(`${portal.url}${API_PATH}`, { connections: CONNECTIONS_EACH, seconds, threads: 1 }),
   ]);
   await sleep((seconds - 1.5) * 1000);
   const memory = memoryByProcess(portal);
-  const [image, list] = (await running) as [WrkResult, WrkResult];
-  return { image, list, memory };
+  const [redirect, picture, list] = (await running) as [WrkResult, WrkResult, WrkResult];
+  return { redirect, picture, list, memory };
 }
 
 async function loadMode(portal: BenchPortal): Promise<ResultRow[]> {
   const cameras = await seedCameras(portal);
   await setPublicQuality(portal, IMAGE_CAMERA, IMAGE_QUALITY);
+  const { location } = await resolvePicture(portal.url, IMAGE_PATH);
   log(`load, ${portal.mode}: warm-up ${WARM_UP_SECONDS} s, then ${LOAD_SECONDS} s`);
-  const warmedUp = await loadBoth(portal, WARM_UP_SECONDS);
-  const measured = await loadBoth(portal, LOAD_SECONDS);
+  const warmedUp = await loadAll(portal, location, WARM_UP_SECONDS);
+  const measured = await loadAll(portal, location, LOAD_SECONDS);
   const common = { benchmark: 'load', baselineLabel: '' };
   const rows: ResultRow[] = [];
-  for (const [name, result] of [
-    ['image', measured.image],
-    [`GetImages (${cameras} cameras)`, measured.list],
+  for (const [name, result, connections] of [
+    ['image redirect', measured.redirect, IMAGE_CONNECTIONS.redirect],
+    ['picture by name', measured.picture, IMAGE_CONNECTIONS.picture],
+    [`GetImages (${cameras} cameras)`, measured.list, CONNECTIONS_EACH],
   ] as const) {
     log(
       `  ${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms, ${result.errors} errors`,
     );
-    const kase = `${portal.mode}, ${name}, ${CONNECTIONS_EACH} conn., ${LOAD_SECONDS} s`;
+    const kase = `${portal.mode}, ${name}, ${connections} conn., ${LOAD_SECONDS} s`;
     rows.push(
       row({
         ...common,
@@ -93,9 +100,9 @@ async function loadMode(portal: BenchPortal): Promise<ResultRow[]> {
 }
 
 /**
- * The bounded load test of the resilience issue: the image and the camera list at once through the gateway,
- * 100 connections for 60 s, embedded and then distributed (the other one frozen): zero errors, p99, and
- * every process's memory at the end within 20 % of its value after warm-up.
+ * The bounded load test of the resilience issue: the image (its redirect and its picture) and the camera list
+ * at once through the gateway, 100 connections for 60 s, embedded and then distributed (the other one
+ * frozen): zero errors, p99, and every process's memory at the end within 20 % of its value after warm-up.
  */
 export async function load(context: BenchContext): Promise<ResultRow[]> {
   const embedded = await context.embedded();

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { BenchContext } from './context.ts';
 import {
   ensureResultsDir,
-  fetchOk,
   log,
   memoryOf,
   type ResultRow,
@@ -13,14 +12,15 @@ import {
   wrk,
 } from './harness.ts';
 import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
-import { setPublicQuality } from './portals.ts';
+import { resolvePicture, setPublicQuality } from './portals.ts';
 import { rm, writeFile } from 'node:fs/promises';
 
 const IDLE_SECONDS = 10;
 
 /**
  * Peak RSS of the embedded portal's process idle with the demo cameras and under benchmark 1's load (wrk at
- * 50 and 200 connections on the image), beside a bare Node server that serves the same file.
+ * 50 and 200 connections on the picture by its name, 50 on the redirect to it), beside a bare Node server
+ * that serves the same file.
  */
 export async function memory(context: BenchContext): Promise<ResultRow[]> {
   const portal = await context.embedded();
@@ -42,14 +42,17 @@ export async function memory(context: BenchContext): Promise<ResultRow[]> {
     const idle = { portal: idlePortal.stop(), postgres: idlePostgres.stop(), baseline: idleBaseline.stop() };
 
     await setPublicQuality(portal, IMAGE_CAMERA, IMAGE_QUALITY);
-    // The baseline serves the very bytes the portal now sends.
-    await writeFile(file, Buffer.from(await (await fetchOk(`${portal.url}${IMAGE_PATH}`)).arrayBuffer()));
+    // The baseline serves the very bytes the portal now sends under the picture's name.
+    const { location, bytes } = await resolvePicture(portal.url, IMAGE_PATH);
+    await writeFile(file, bytes);
     const loadPortal = sampleRss(() => [node.pid]);
     const loadPostgres = sampleRss(postgres);
-    for (const connections of [50, 200]) await wrk(`${portal.url}${IMAGE_PATH}`, { connections });
+    for (const connections of [50, 200]) await wrk(`${portal.url}${location}`, { connections });
+    // Every visit also asks for the redirect to that name.
+    await wrk(`${portal.url}${IMAGE_PATH}`, { connections: 50 });
     const loaded = { portal: loadPortal.stop(), postgres: loadPostgres.stop() };
     const loadBaseline = sampleRss(() => [baseline.pid]);
-    for (const connections of [50, 200]) await wrk(`${baseline.url}${IMAGE_PATH}`, { connections });
+    for (const connections of [50, 200]) await wrk(`${baseline.url}${location}`, { connections });
     const loadedBaseline = loadBaseline.stop();
     const high = memoryOf(node.pid)?.peak ?? null;
     const common = { benchmark: 'memory', unit: 'MiB', baselineLabel: 'bare Node server' };
@@ -64,7 +67,7 @@ export async function memory(context: BenchContext): Promise<ResultRow[]> {
       }),
       row({
         ...common,
-        case: 'under benchmark 1 (wrk 50 + 200 conn.)',
+        case: 'under benchmark 1 (wrk 50 + 200 conn. on the picture, 50 on its redirect)',
         metric: 'peak RSS',
         portal: loaded.portal.peakTotal,
         baseline: loadedBaseline.peakTotal,

@@ -305,12 +305,44 @@ export async function setPublicQuality(portal: BenchPortal, camera: string, qual
   if (set.status !== 200) throw new Error(`SetConfiguration answered ${set.status}: ${set.text}`);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const response = await fetch(`${portal.url}/api/Image/Get/camera/${camera}.jpg`);
+    // The redirect says the level and why (`FULL; configuration for all users`); no need to fetch the picture.
+    const response = await fetch(`${portal.url}/api/Image/Get/camera/${camera}.jpg`, { redirect: 'manual' });
     await response.arrayBuffer();
-    if (response.headers.get('x-image-quality')?.startsWith(quality)) return;
+    if (response.headers.get('x-image-quality')?.split(';')[0] === quality) return;
     await sleep(250);
   }
   throw new Error(`${camera} is not delivered at ${quality} after 30 s`);
+}
+
+/** A picture as a browser gets it: the entitlement URL's redirect, then the picture's immutable name. */
+export interface ResolvedPicture {
+  /** The redirect's level and reason, e.g. `FULL; configuration for all users`. */
+  quality: string;
+  /** Where the redirect points: `/pictures/…`, with `?e=…&s=…` above the public level (relative to the portal). */
+  location: string;
+  /** The picture's bytes, as a cache in front of the portal would keep them. */
+  bytes: Buffer;
+  picture: Response;
+}
+
+/** Follows a picture URL's redirect by hand, so that both answers can be measured apart (wrk follows none). */
+export async function resolvePicture(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<ResolvedPicture> {
+  const entitlement = await fetch(`${baseUrl}${path}`, { headers, redirect: 'manual' });
+  await entitlement.arrayBuffer();
+  const target = entitlement.headers.get('location');
+  if (entitlement.status !== 302 || !target)
+    throw new Error(`${path} answered ${entitlement.status}, not a redirect to the picture`);
+  const url = new URL(target, baseUrl);
+  if (url.origin !== new URL(baseUrl).origin) throw new Error(`${path} redirects to another host: ${target}`);
+  const location = `${url.pathname}${url.search}`;
+  // A cookie-less request, as to a picture host or a CDN: nothing of the caller's goes along.
+  const picture = await fetchOk(`${baseUrl}${location}`, { redirect: 'manual' });
+  const bytes = Buffer.from(await picture.arrayBuffer());
+  return { quality: entitlement.headers.get('x-image-quality') ?? '', location, bytes, picture };
 }
 
 /**
