@@ -106,8 +106,9 @@ const latestOf = (item: CameraListItem) =>
 
 const FIRST_VIEW_STYLE =
   '#first-view{font-family:system-ui,sans-serif;color:#16242e;max-width:60rem}' +
-  '#first-view h1{margin:0 0 1rem;line-height:1.2}#first-view figure{margin:0}' +
-  '#first-view img{display:block;width:100%;height:auto;aspect-ratio:16/9;object-fit:contain;border-radius:.5rem;background:#10202b}' +
+  '#first-view h1{margin:0 0 .5rem;line-height:1.2}' +
+  '#first-view figure{margin:0;aspect-ratio:16/9;overflow:hidden;border-radius:.5rem;background:#10202b}' +
+  '#first-view img{display:block;width:100%;height:100%;object-fit:contain}' +
   '#main:has(>#first-view)>.remote-outlet{display:none}';
 
 /**
