@@ -16,6 +16,7 @@ import { renderDemoImage } from '../../demo-source.ts';
 import { createImageStore, type ImageStore } from '../../image-store.ts';
 import type { ImagingOptions } from '../../options.ts';
 import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from '../../prune.ts';
+import { tierBoundaries } from '../../retention-tiers.ts';
 import { type CaptureScheduler, createCaptureScheduler } from '../../scheduler.ts';
 import { Cron } from 'croner';
 
@@ -108,11 +109,14 @@ export default fp(
     // Daily, at a quiet hour; whichever replica claims the day prunes.
     const pruning = options.schedule
       ? new Cron('17 3 * * *', { protect: true, catch: true, timezone: 'Europe/Zurich' }, async () => {
-          const result = await pruneImages(context, {
+          const tiers = {
             retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
             archiveDays: options.archiveDays ?? DEFAULT_ARCHIVE_DAYS,
-          });
+          };
+          const result = await pruneImages(context, tiers);
           if (result.outcome === 'pruned') app.log.info(result, 'old images pruned');
+          // Zoom tiles are each replica's own cache: every replica clears its old days, claim or not.
+          await context.zoomTiles?.pruneDaysBefore(tierBoundaries(tiers, new Date()).allFrom);
         })
       : null;
 
