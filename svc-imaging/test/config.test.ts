@@ -26,6 +26,8 @@ describe('svc-imaging configuration, one loader for its process and the embedded
       timelapseTodayMinutes: 10,
       takeoverAfterMs: 20_000,
       heartbeatMs: 5000,
+      // A secret of the process's own, pictures from this host.
+      pictureLinks: {},
     });
   });
 
@@ -41,6 +43,8 @@ describe('svc-imaging configuration, one loader for its process and the embedded
       ARCHIVE_DAYS: '730',
       CAPTURE_TAKEOVER_SECONDS: '8',
       TIMELAPSE_TODAY_MINUTES: '3',
+      PICTURE_LINK_SECRET: 'a-secret-of-the-imaging-replicas',
+      PICTURE_BASE_URL: 'https://pictures.example.org',
       UNRELATED: 'ignored',
     });
     expect(checkImageStoreSettings(config)).toBe(config);
@@ -56,6 +60,7 @@ describe('svc-imaging configuration, one loader for its process and the embedded
       takeoverAfterMs: 8000,
       heartbeatMs: 2000,
       replicaId: 'imaging-1',
+      pictureLinks: { secret: 'a-secret-of-the-imaging-replicas', baseUrl: 'https://pictures.example.org' },
     });
   });
 
@@ -65,6 +70,10 @@ describe('svc-imaging configuration, one loader for its process and the embedded
     expect(() => loadImagingConfig({ ARCHIVE_DAYS: '0' })).toThrow(/Invalid configuration: ARCHIVE_DAYS/);
     expect(() => loadImagingConfig({ TIMELAPSE_TODAY_MINUTES: '-5' })).toThrow(/TIMELAPSE_TODAY_MINUTES/);
     expect(() => loadImagingConfig({ IMAGE_STORE: 's3' })).toThrow(/IMAGE_STORE/);
+    expect(() => loadImagingConfig({ PICTURE_LINK_SECRET: 'short' })).toThrow(/PICTURE_LINK_SECRET/);
+    expect(() => loadImagingConfig({ PICTURE_BASE_URL: 'https://pictures.example.org/path' })).toThrow(
+      /PICTURE_BASE_URL/,
+    );
     // The service process alone needs NATS for the nats store; the embedded portal never uses it.
     expect(() => checkImageStoreSettings(loadImagingConfig({ IMAGE_STORE: 'nats' }))).toThrow(
       'IMAGE_STORE=nats needs NATS_URL',
