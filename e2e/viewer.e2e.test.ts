@@ -8,6 +8,7 @@ import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { signedInApi } from './portal-api.ts';
 
 const CAMERA = 'Rapperswil-Seedamm';
+const BACKFILL_MINUTES = 20;
 /** The machine is shared with other builds: waits are generous, never fixed sleeps. */
 const PATIENCE = { timeout: 60_000 };
 const ADMIN = { username: 'viewer-admin', email: 'viewer-admin@example.org', password: 'ZoomUndSchwenk$2026' };
@@ -20,7 +21,7 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
 
   beforeAll(async () => {
     // No schedules: the pictures are the backfill's, so the day's list stays as the test saw it.
-    portal = await startTestPortal({ demoBackfillMinutes: 20, schedule: false, admin: ADMIN });
+    portal = await startTestPortal({ demoBackfillMinutes: BACKFILL_MINUTES, schedule: false, admin: ADMIN });
     browser = await launchChromium();
     const deadline = Date.now() + 120_000;
     const pictures = async () => {
@@ -48,6 +49,31 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
       ).json()) as { images: { name: string }[] };
       if (history.images.length >= count) return history.images.map((image) => image.name);
       if (Date.now() > deadline) throw new Error(`${camera} has fewer than ${count} pictures`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  /**
+   * The camera's pictures by day (oldest first) once its backfill is complete: it runs newest first, and an
+   * older picture arriving later would shift the day the page shows while the test steps through it.
+   */
+  async function backfilledDays(camera: string): Promise<string[][]> {
+    const interval = cameras.find((item) => item.webcam.name === camera)?.webcam.intervalMin ?? 5;
+    const expected = Math.floor(BACKFILL_MINUTES / interval) + 1;
+    const dayOf = async (day?: string) =>
+      (await (
+        await fetch(
+          `${portal.url}/api/Webcam/GetImageHistory?name=${encodeURIComponent(camera)}${day ? `&day=${day}` : ''}`,
+        )
+      ).json()) as { day: string; days: string[]; images: { name: string }[] };
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const today = await dayOf();
+      const days = await Promise.all(
+        today.days.map(async (day) => (day === today.day ? today : await dayOf(day)).images.map((image) => image.name)),
+      );
+      if (days.flat().length >= expected) return days;
+      if (Date.now() > deadline) throw new Error(`${camera} has fewer than ${expected} pictures`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
@@ -98,9 +124,11 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
   }
 
   it('opens a deep link to a moment, keeps it in the URL and goes back and forward', async () => {
-    const names = await picturesOf(CAMERA, 3);
-    // The backfill runs newest first: the three newest stay neighbours while older ones still arrive.
-    const [first, second] = names.slice(-3) as [string, string];
+    const days = await backfilledDays(CAMERA);
+    const current = days[0]?.at(-1);
+    // Three neighbours of one day (the day before, just after midnight).
+    const [first, second] = (days.find((names) => names.length >= 3) ?? []).slice(-3) as [string, string];
+    if (!first || !second) throw new Error('needs three pictures of one day');
     const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
     await page.goto(`${portal.url}/webcam/${CAMERA}?t=${second}`);
     await expect
@@ -126,7 +154,7 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
     // A moment with no picture falls back to the current one and says so.
     await page.goto(`${portal.url}/webcam/${CAMERA}?t=200001010000`);
     await page.getByText(/gibt es kein Bild \(mehr\)\. Gezeigt wird das aktuelle Bild\./).waitFor(PATIENCE);
-    await expect.poll(() => shownPicture(page).getAttribute('src'), PATIENCE).toContain(`/${names.at(-1)}.jpg`);
+    await expect.poll(() => shownPicture(page).getAttribute('src'), PATIENCE).toContain(`/${current}.jpg`);
     await page.screenshot({ path: join(ARTIFACTS, 'viewer-unknown-moment-desktop.png') });
   }, 120_000);
 

@@ -1,5 +1,6 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useEffect, useRef } from 'react';
+import { createMemoryRouter, MemoryRouter, RouterProvider, useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImageHistory } from '../src/camera/image-history.ts';
 import { MALFORMED_NOTE, momentRequest, momentStep, unknownMomentNote } from '../src/camera/moment-link.ts';
@@ -132,5 +133,60 @@ describe('the camera page keeps its moment in the URL', () => {
     await shown('202611221155');
     fireEvent.change(screen.getByRole('slider'), { target: { value: '2' } });
     await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('goes back from the viewer to the picture before it, even before the page behind has followed its step', async () => {
+    // Back comes in the very commit that shows the viewer's step. A browser's back (popstate) is rendered at
+    // once, ahead of anything the page still has pending; a router update inside a popstate event does the same.
+    function BackAt({ search }: { search: string }) {
+      const location = useLocation();
+      const navigate = useNavigate();
+      const done = useRef(false);
+      useEffect(() => {
+        if (location.search !== search || done.current) return;
+        done.current = true;
+        const back = () => void navigate(-1);
+        window.addEventListener('popstate', back, { once: true });
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      }, [location.search, search, navigate]);
+      return null;
+    }
+    let search = '';
+    let changes = 0;
+    let go: (delta: number) => void = () => {};
+    function Spy() {
+      const location = useLocation();
+      const navigate = useNavigate();
+      go = (delta) => void navigate(delta);
+      useEffect(() => {
+        search = location.search;
+        // The URL and the page must not chase each other: that ends in React giving up (or in a hang).
+        if (++changes > 20) throw new Error(`the URL keeps changing: ${location.search}`);
+      }, [location.search]);
+      return null;
+    }
+    render(
+      <MemoryRouter initialEntries={[`/webcam/${NAME}?t=202611221150`]} useTransitions={false}>
+        <MapRoutes />
+        <BackAt search="?t=202611221155&zoom=1" />
+        <Spy />
+      </MemoryRouter>,
+    );
+    await shown('202611221150');
+    fireEvent.click(screen.getByRole('button', { name: 'Vergrössern' }));
+    const viewer = await screen.findByRole('dialog', { name: /vergrössert/ });
+    fireEvent.click(within(viewer).getByRole('button', { name: 'Späteres Bild' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Whatever React still has to do is done: the URL and the page stay at the picture before the viewer.
+    await act(async () => {});
+    expect(search).toBe('?t=202611221150');
+    await shown('202611221150');
+    // Forward opens the viewer at its step again; closing it keeps that picture.
+    act(() => go(1));
+    expect(search).toBe('?t=202611221155&zoom=1');
+    await screen.findByRole('dialog', { name: /vergrössert/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Schliessen' }));
+    await waitFor(() => expect(search).toBe('?t=202611221155'));
+    await shown('202611221155');
   });
 });

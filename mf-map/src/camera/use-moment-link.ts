@@ -16,12 +16,21 @@ import {
 /**
  * The camera page's picture follows the URL (`?t=`, `?zoom`, `?compare` with `?vs`): on arrival, back and forward. Moving through
  * a day replaces the URL's entry, so the slider does not flood the history; picking another day and opening
- * the viewer add one, so back returns to the day before and closes the viewer.
+ * the viewer add one, so back returns to the day before and closes the viewer, leaving `t` as it was before.
  */
 export function useMomentLink(history: LoadedHistory | null, dayLoading: boolean, selectDay: (day: string) => void) {
   const [params, setParams] = useSearchParams();
   const t = params.get(MOMENT_PARAM);
   const step = history ? momentStep(momentRequest(t), history) : null;
+  const moment = step?.step === 'show' ? step.name : null;
+  const viewerOpen = params.has(VIEWER_PARAM);
+  // The page behind the viewer keeps the picture it showed when the viewer opened. Were it to follow the
+  // viewer's steps, a back right after one would find its move to that picture still under way, and that
+  // move, landing after back, would put the viewer's picture into the entry before the viewer.
+  const behindViewer = useRef(moment);
+  useEffect(() => {
+    if (!viewerOpen) behindViewer.current = moment;
+  });
   const [note, setNote] = useState<string | null>(null);
   /** A day the visitor picked: its first picture gets a history entry of its own once it is loaded. */
   const pickedDay = useRef<string | null>(null);
@@ -81,18 +90,24 @@ export function useMomentLink(history: LoadedHistory | null, dayLoading: boolean
     }
   }, [t, history, dayLoading, selectDay, setParam]);
 
+  /** The visitor moved to another picture of the loaded day. */
+  const onMoment = useCallback(
+    (name: string, current: boolean) => {
+      const wanted = momentParam(name, current);
+      if (wanted !== t) setParam(MOMENT_PARAM, wanted, false);
+    },
+    [t, setParam],
+  );
+
   return {
     /** The picture the URL names (null: the loaded day's latest). */
-    moment: step?.step === 'show' ? step.name : null,
+    moment,
     note,
-    /** The visitor moved to another picture of the loaded day. */
-    onMoment: useCallback(
-      (name: string, current: boolean) => {
-        const wanted = momentParam(name, current);
-        if (wanted !== t) setParam(MOMENT_PARAM, wanted, false);
-      },
-      [t, setParam],
-    ),
+    onMoment,
+    /** The picture the page shows behind the viewer: the URL's, or the one it showed when the viewer opened. */
+    pageMoment: viewerOpen ? behindViewer.current : moment,
+    /** The page's own moves: while the viewer is open only the viewer moves, so the page tells nothing. */
+    onPageMoment: viewerOpen ? undefined : onMoment,
     onSelectDay: useCallback(
       (day: string) => {
         pickedDay.current = day;
@@ -100,7 +115,7 @@ export function useMomentLink(history: LoadedHistory | null, dayLoading: boolean
       },
       [selectDay],
     ),
-    viewerOpen: params.has(VIEWER_PARAM),
+    viewerOpen,
     // Back closes the viewer (its own entry); closing it keeps the moment the visitor went to inside it.
     openViewer: useCallback(() => setParam(VIEWER_PARAM, '1', true), [setParam]),
     closeViewer: useCallback(() => setParam(VIEWER_PARAM, null, false), [setParam]),

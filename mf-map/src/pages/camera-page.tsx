@@ -105,8 +105,8 @@ function CameraView({ name }: { name: string }) {
             onSelectDay={link.onSelectDay}
             preloader={preloader}
             preloaded={version}
-            moment={link.moment}
-            onMoment={link.onMoment}
+            moment={link.pageMoment}
+            onMoment={link.onPageMoment}
             onEnlarge={link.openViewer}
           />
           {link.settled && viewed && (
