@@ -448,15 +448,26 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
         .where('webcamId' as never, '=', camera.webcamId as never)
         .execute();
       const errors: string[] = [];
-      for (const [offset, path] of [
-        [3, '/hang.jpg'],
-        [2, '/garbage.jpg'],
-        [1, '/huge.jpg'],
-      ] as const) {
+      // Minutes no earlier test captured: a tick already taken is skipped, and the clock may have moved on.
+      const taken = new Set(
+        (
+          (await imaging.db
+            .selectFrom('captures' as never)
+            .select('name' as never)
+            .where('webcamId' as never, '=', camera.webcamId as never)
+            .execute()) as { name: string }[]
+        ).map((row) => row.name),
+      );
+      const free: Date[] = [];
+      for (let back = 1; free.length < 3; back += 1) {
+        const at = new Date(Date.now() - back * 60_000);
+        if (!taken.has(imageNameOf(at))) free.push(at);
+      }
+      for (const [index, path] of (['/hang.jpg', '/garbage.jpg', '/huge.jpg'] as const).entries()) {
         const result = await captureTick(
           { ...imaging.captureContext, limits },
           { ...camera, pattern: `${base}${path}` },
-          new Date(Date.now() - offset * 60_000),
+          free[2 - index] as Date,
         );
         expect(result.outcome, path).toBe('failed');
         errors.push(result.outcome === 'failed' ? result.error : '');
