@@ -40,7 +40,7 @@ export function refererMatches(bookingUrl: string, referer: string): boolean {
 }
 
 /**
- * The quality a caller gets (ARCHITECTURE.md, "Images and quality"): the caller's own configuration;
+ * The quality a caller gets (README.md, "Images"): the caller's own configuration;
  * else a booking of the embedding page covering today; else the configuration for all other users;
  * else POOR. Premium users get at least MEDIUM.
  */

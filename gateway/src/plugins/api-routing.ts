@@ -4,7 +4,7 @@ import { errorBody } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { replicaPicker, type ServiceTargets } from '../service-targets.ts';
 
-/** `/api/<Controller>/…` → the owning service (ARCHITECTURE.md table in @lakecams/contracts). */
+/** `/api/<Controller>/…` → the owning service (the CONTROLLER_OWNERS table in @lakecams/contracts). */
 export async function apiRoutingPlugin(app: FastifyInstance, options: { targets: ServiceTargets }) {
   await app.register(replyFrom, {
     undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000 },

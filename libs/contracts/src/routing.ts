@@ -1,4 +1,4 @@
-/** Which service owns which `/api/<Controller>` (ARCHITECTURE.md). */
+/** Which service owns which `/api/<Controller>`, and `/pictures/` (README.md, "Run modes"). */
 export const SERVICES = ['identity', 'webcam', 'referer', 'imaging'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
