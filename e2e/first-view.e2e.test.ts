@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
@@ -63,20 +63,51 @@ describe("a camera page's first view: its picture in the HTML, before any script
     }
   });
 
+  /** Where the picture is on the page, in CSS pixels. */
+  const boxOf = (page: Page, selector: string) =>
+    page.locator(selector).evaluate((img) => {
+      const { x, width, height } = img.getBoundingClientRect();
+      return { x: Math.round(x), width: Math.round(width), height: Math.round(height) };
+    });
+
   for (const [size, viewport] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
-    it(`gives way to the camera page once it has rendered, leaving one heading and one picture (${size})`, async () => {
+    it(`gives way to the camera page once it has rendered, leaving one heading and one picture in its place (${size})`, async () => {
       await html();
-      const page = await browser.newPage({ viewport });
+      const bare = await browser.newContext({ viewport, javaScriptEnabled: false });
+      const withoutScript = await bare.newPage();
+      await withoutScript.goto(`${portal.url}/webcam/${CAMERA}`);
+      const firstView = await boxOf(withoutScript, '#first-view img');
+      await bare.close();
+
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
       page.setDefaultTimeout(90_000);
+      await page.addInitScript(() => {
+        const paints: string[] = [];
+        (window as unknown as { __pictures: string[] }).__pictures = paints;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { url: string })[])
+            if (entry.url.includes('/api/Image/Get/')) paints.push(entry.url);
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      });
       await page.goto(`${portal.url}/webcam/${CAMERA}`);
       await page.locator('.camera-view__image').waitFor();
       await expect.poll(() => page.locator('#first-view').count()).toBe(0);
       expect(await page.getByRole('heading', { level: 1 }).allTextContents()).toEqual([CAMERA]);
       expect(await page.locator('main img[src*="/api/Image/Get/camera/"]').count()).toBe(1);
+      // The page's picture takes the first view's place and size ...
+      expect(await boxOf(page, '.camera-view__image')).toEqual(firstView);
+      await expect
+        .poll(() => page.locator('.camera-view__image').evaluate((img: HTMLImageElement) => img.complete))
+        .toBe(true);
+      // ... so the picture is the largest paint once, at the first view, not again when the page repaints it.
+      const paints = await page.evaluate(() => (window as unknown as { __pictures: string[] }).__pictures);
+      expect(paints).toHaveLength(1);
       await page.screenshot({ path: join(ARTIFACTS, `first-view-${size}.png`) });
+      await context.close();
     });
   }
 

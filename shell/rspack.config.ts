@@ -1,6 +1,15 @@
 import { SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
 import { createAppConfig } from '@lakecams/mf-config';
 import { rspack } from '@rspack/core';
+import { readFileSync } from 'node:fs';
+
+// The page-wide tokens and element defaults go inline into index.html: the page (and a camera page's first view,
+// gateway page-meta.ts) is laid out as the remotes will show it before any script or stylesheet arrives.
+const baseCss = readFileSync(new URL('./src/styles/base.css', import.meta.url), 'utf8')
+  .replace(/\/\*[\s\S]*?\*\//g, '')
+  .replace(/\s+/g, ' ')
+  .replace(/\s*([{};:,>])\s*/g, '$1')
+  .trim();
 
 // The root config: no static remotes; their manifests come from /remotes.json at run time.
 export default createAppConfig({
@@ -10,7 +19,7 @@ export default createAppConfig({
   plugins: [
     new rspack.HtmlRspackPlugin({
       template: './src/index.ejs',
-      templateParameters: { siteName: SITE_NAME, siteDescription: SITE_DESCRIPTION, themeColor: THEME_COLOR },
+      templateParameters: { siteName: SITE_NAME, siteDescription: SITE_DESCRIPTION, themeColor: THEME_COLOR, baseCss },
       // Absolute script URLs: index.html is also the answer for deep links such as /webcam/x.
       publicPath: '/',
     }),

@@ -7,7 +7,6 @@ import { followNavigation } from './navigation.ts';
 import { registerRemoteApplications } from './remote-apps.ts';
 import { registerRemotesOnce } from './remote-manifests.ts';
 import { startSessionBeforeApps } from './session-start.ts';
-import './styles/base.css';
 import './styles/chrome.css';
 
 async function startShell(): Promise<void> {

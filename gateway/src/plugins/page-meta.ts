@@ -104,10 +104,14 @@ const latestOf = (item: CameraListItem) =>
     .sort()
     .at(-1);
 
+// The page frame, heading and header's room come from the shell's inline base styles; this lays the picture out
+// as the camera page does (mf-map .camera-view). Nothing clips the picture (a clip makes the browser count it a
+// few pixels smaller, and the page's own copy of it would then be a new, later largest paint): its rounded
+// corners are painted over in the page's colour instead.
 const FIRST_VIEW_STYLE =
-  '#first-view{font-family:system-ui,sans-serif;color:#16242e;max-width:60rem}' +
-  '#first-view h1{margin:0 0 .5rem;line-height:1.2}' +
-  '#first-view figure{margin:0;aspect-ratio:16/9;overflow:hidden;border-radius:.5rem;background:#10202b}' +
+  '#first-view h1{overflow-wrap:anywhere}' +
+  '#first-view figure{position:relative;margin:0 0 1rem;max-width:60rem;aspect-ratio:16/9;border-radius:.5rem;background:#10202b}' +
+  '#first-view figure::after{content:"";position:absolute;inset:0;border-radius:.5rem;box-shadow:0 0 0 .5rem var(--page);pointer-events:none}' +
   '#first-view img{display:block;width:100%;height:100%;object-fit:contain}' +
   '#main:has(>#first-view)>.remote-outlet{display:none}';
 
