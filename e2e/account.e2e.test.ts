@@ -80,8 +80,19 @@ describe('accounts in the embedded portal (Chromium)', () => {
     const state = () =>
       widget.evaluate((el) => (el as unknown as { getState?: () => string }).getState?.() ?? 'loading');
     await expect.poll(state, { timeout: 10_000 }).not.toBe('loading');
-    if ((await state()) === 'unverified') await page.getByLabel('Ich bin kein Roboter').check();
-    await expect.poll(state, { timeout: 30_000 }).toBe('verified');
+    // The widget may start solving by itself between a look at its state and a click (its spinner then covers
+    // the checkbox): click only while it waits for one, and look again.
+    const checkbox = page.getByLabel('Ich bin kein Roboter');
+    await expect
+      .poll(
+        async () => {
+          const now = await state();
+          if (now === 'unverified') await checkbox.check({ timeout: 2_000 }).catch(() => undefined);
+          return now;
+        },
+        { timeout: 60_000, intervals: [500] },
+      )
+      .toBe('verified');
   }
 
   async function register(page: Page, account: Account): Promise<void> {
