@@ -90,7 +90,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
           if (now === 'unverified') await checkbox.check({ timeout: 2_000 }).catch(() => undefined);
           return now;
         },
-        { timeout: 60_000, intervals: [500] },
+        { timeout: 60_000, interval: 500 },
       )
       .toBe('verified');
   }
