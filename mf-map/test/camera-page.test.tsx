@@ -109,6 +109,20 @@ describe('the camera page', () => {
     expect((screen.getByRole('slider') as HTMLInputElement).max).toBe('3');
   });
 
+  it('stays on the chosen picture when an older one of the day arrives late', async () => {
+    stubCamera();
+    await renderAt(`/webcam/${NAME}`);
+    const slider = (await screen.findByRole('slider')) as HTMLInputElement;
+    await waitFor(() => expect(screen.getByText('Blickwinkel')).toBeTruthy());
+    fireEvent.change(slider, { target: { value: '1' } });
+    await waitFor(() => expect(shownPicture().getAttribute('src')).toContain('/202611221155.jpg'));
+    act(() => FakeEventSource.open().at(-1)?.emit('image', image(1, '202611221145')));
+    await waitFor(() => expect(slider.max).toBe('3'));
+    expect(slider.value).toBe('2');
+    expect(slider.getAttribute('aria-valuetext')).toBe('11:55 Uhr');
+    expect(shownPicture().getAttribute('src')).toContain('/202611221155.jpg');
+  });
+
   it('shows a friendly "not found" with a way home for an unknown camera', async () => {
     stubCamera({ today: null });
     await renderAt('/webcam/Gibt-es-nicht');

@@ -67,6 +67,13 @@ describe('the time slider', () => {
     expect(playing).toMatchObject({ count: 6, index: 0, playing: true });
   });
 
+  it('keeps the chosen picture where a late, older one pushed it', () => {
+    const chosen = run(initialTimelapse(5), { type: 'select', index: 1 });
+    expect(run(chosen, { type: 'grow', count: 6, keep: 2 })).toMatchObject({ count: 6, index: 2 });
+    const playing = run(initialTimelapse(5), { type: 'play' }, { type: 'grow', count: 6, keep: 1 });
+    expect(playing).toMatchObject({ index: 1, playing: true });
+  });
+
   it('starts another day at its latest image', () => {
     expect(run(initialTimelapse(5), { type: 'select', index: 1 }, { type: 'load', count: 20 })).toEqual(
       initialTimelapse(20),

@@ -54,12 +54,20 @@ export function TimeTravel({
   const names = images.map((image) => image.name);
   const [timelapse, dispatch] = useReducer(timelapseReducer, null, () => initialSelection(names, moment));
   const urlOf = (name: string) => imageUrl(camera, name);
-  const selected = names[timelapse.index];
+  // Until the selection hears that the day has more pictures, it stays on the picture it named: one that
+  // arrived late, older than it, must not move it to the picture before.
+  const chosen = useRef<string | undefined>(undefined);
+  const stale = names.length !== timelapse.count && chosen.current !== undefined;
+  const kept = stale ? names.indexOf(chosen.current ?? '') : -1;
+  const index = kept >= 0 ? kept : timelapse.index;
+  const selected = names[index];
+  chosen.current = selected;
   // What the viewer sees: the selection once it has loaded, meanwhile the picture before.
   const [shown, setShown] = useState(selected);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `index` is read when the day grows, not followed.
   useEffect(() => {
-    if (images.length > timelapse.count) dispatch({ type: 'grow', count: images.length });
+    if (images.length > timelapse.count) dispatch({ type: 'grow', count: images.length, keep: index });
   }, [images.length, timelapse.count]);
 
   const namesRef = useRef(names);
@@ -67,9 +75,9 @@ export function TimeTravel({
   const aheadCount = timelapse.playing ? PRELOAD_AHEAD_PLAYING : PRELOAD_AHEAD;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the wish list changes with the selection and the day's length.
   useEffect(() => {
-    const order = preloadOrder(namesRef.current.length, timelapse.index, aheadCount, PRELOAD_BEHIND);
+    const order = preloadOrder(namesRef.current.length, index, aheadCount, PRELOAD_BEHIND);
     preloader.want(order.map((i) => urlOf(namesRef.current[i] ?? '')));
-  }, [preloader, camera, timelapse.index, images.length, aheadCount]);
+  }, [preloader, camera, index, images.length, aheadCount]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `preloaded` changes when the selection may have loaded.
   useEffect(() => {
@@ -92,8 +100,8 @@ export function TimeTravel({
   const latestOfNewestDay = day === days[0] && isAtLatest(timelapse);
 
   // The URL names another picture of this day (back, forward, the viewer's steps): show it.
-  const selectedIndex = useRef(timelapse.index);
-  selectedIndex.current = timelapse.index;
+  const selectedIndex = useRef(index);
+  selectedIndex.current = index;
   useEffect(() => {
     const index = moment ? namesRef.current.indexOf(moment) : -1;
     // The URL following the selection (a playing timelapse) must not stop it.
@@ -169,7 +177,7 @@ export function TimeTravel({
             type="button"
             className="button-quiet"
             onClick={() => dispatch({ type: 'step', by: -1 })}
-            disabled={timelapse.index <= 0}
+            disabled={index <= 0}
           >
             <span aria-hidden="true">◀ </span>Früher
           </button>
@@ -205,7 +213,7 @@ export function TimeTravel({
             min={0}
             max={Math.max(images.length - 1, 0)}
             step={1}
-            value={timelapse.index}
+            value={index}
             disabled={images.length < 2}
             aria-valuetext={selected ? `${clockTimeOf(selected)} Uhr` : 'keine Bilder'}
             onChange={(event) => dispatch({ type: 'select', index: Number(event.target.value) })}

@@ -17,8 +17,11 @@ export type TimelapseAction =
   | { type: 'tick'; isReady: (index: number) => boolean }
   /** Another day's images: start at its latest. */
   | { type: 'load'; count: number }
-  /** A live image joined the day: a viewer at the latest image keeps seeing the latest. */
-  | { type: 'grow'; count: number };
+  /**
+   * Images joined the day: a viewer at the latest image keeps seeing the latest; any other viewer keeps the
+   * picture chosen, now at `keep` (a late picture older than it moves it up by one).
+   */
+  | { type: 'grow'; count: number; keep?: number };
 
 const clamp = (index: number, count: number) => Math.min(Math.max(Math.round(index), 0), Math.max(count - 1, 0));
 
@@ -53,7 +56,8 @@ export function timelapseReducer(state: Timelapse, action: TimelapseAction): Tim
     case 'grow': {
       if (action.count <= state.count) return state;
       const follow = isAtLatest(state) && !state.playing;
-      return { ...state, count: action.count, index: follow ? action.count - 1 : state.index };
+      const index = follow ? action.count - 1 : clamp(action.keep ?? state.index, action.count);
+      return { ...state, count: action.count, index };
     }
   }
 }
