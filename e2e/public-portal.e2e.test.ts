@@ -413,6 +413,26 @@ describe('the public portal in Chromium', () => {
     await page.close();
   });
 
+  it("keeps the cookie notice above the map's own notes", async () => {
+    // A first visit: the cookie notice at the bottom of the screen, where the tiles' notice sits as well.
+    const visitor = await launchChromium({ firstVisit: true });
+    try {
+      const page = await visitor.newPage({ viewport: DESKTOP });
+      await page.route(`${new URL(tiles.urlTemplate.replace(/\{[a-z]\}/g, '0')).origin}/**`, (route) => route.abort());
+      await page.goto(`${portal.url}/`);
+      await page.getByRole('alert').filter({ hasText: 'Karte nicht verfügbar' }).waitFor({ timeout: 15_000 });
+      const spot = await page.getByRole('button', { name: 'Akzeptieren' }).boundingBox();
+      if (!spot) throw new Error('no cookie notice');
+      const onTop = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('.cookie-notice') != null,
+        { x: spot.x + spot.width / 2, y: spot.y + spot.height / 2 },
+      );
+      expect(onTop).toBe(true);
+    } finally {
+      await visitor.close();
+    }
+  });
+
   it('lists the cameras with arrows turned to their direction, names and links', async () => {
     const page = await open('/');
     await page.getByRole('tab', { name: 'Liste' }).click();
