@@ -15,3 +15,22 @@ export function dropFirstViewOnLeave(): void {
   };
   window.addEventListener('single-spa:routing-event', leave);
 }
+
+/**
+ * Resolves once the first view's picture has loaded or failed (at most `limitMs`), at once on other pages: the
+ * shell's and the page's scripts then do not compete with the page's one picture for the network and the main
+ * thread, and it paints as soon as a plain page would paint it.
+ */
+export function firstViewLoaded(limitMs = 1500): Promise<void> {
+  const picture = document.querySelector<HTMLImageElement>('#first-view img');
+  if (!picture || picture.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, limitMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    picture.addEventListener('load', done, { once: true });
+    picture.addEventListener('error', done, { once: true });
+  });
+}

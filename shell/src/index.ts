@@ -1,4 +1,8 @@
+import { firstViewLoaded } from './first-view.ts';
 import { registerRemotesOnce } from './remote-manifests.ts';
+
+// A camera page's picture is in the HTML (first-view.ts): it loads before the scripts compete with it.
+await firstViewLoaded();
 
 // Before the async boundary: the open page's remote loads while React DOM does, not after it.
 void registerRemotesOnce();
