@@ -74,6 +74,7 @@ export async function createOutbox(
   let failures = 0;
   let retryAt = 0;
   let closed = false;
+  let closing = false;
   let listener: pg.Client | undefined;
   let listening: Promise<void> | undefined;
 
@@ -104,7 +105,9 @@ export async function createOutbox(
       } catch (err) {
         failures++;
         retryAt = Date.now() + Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures);
-        if (failures === 1 || failures % 20 === 0)
+        // At a stop the events stay in the table for the next start: nothing is lost, nothing to warn of.
+        if (closing) log.info({ err }, 'events stay in the outbox until the next start');
+        else if (failures === 1 || failures % 20 === 0)
           log.warn({ err, failures }, 'events wait in the outbox until the bus takes them');
         return;
       }
@@ -165,6 +168,7 @@ export async function createOutbox(
     },
     /** Hand over what can be handed over now, then stop. */
     async close() {
+      closing = true;
       retryAt = 0;
       if (running) await running;
       if (failures === 0) await relayAll().catch(() => undefined);
