@@ -1,5 +1,5 @@
 import { REMOTES, SERVICES, type ServiceName, type User } from '@lakecams/contracts';
-import { dropDatabase, withDatabase } from '@lakecams/service-kit';
+import { dropDatabase, NATIVE_MEMORY_ENV, withDatabase } from '@lakecams/service-kit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createTestClient } from '@lakecams/service-kit/testing';
@@ -133,7 +133,8 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
   const child = spawn(NODE, [...profileFlags('embedded'), join(ROOT, 'bench', 'embedded-portal.ts')], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, BENCH_PORTAL_OPTIONS: JSON.stringify(portalOptions) },
+    // As `npm start` runs it (package.json), whatever the bench itself was started with.
+    env: { ...process.env, ...NATIVE_MEMORY_ENV, BENCH_PORTAL_OPTIONS: JSON.stringify(portalOptions) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Its output goes to a log beside the results, for when a figure looks wrong.

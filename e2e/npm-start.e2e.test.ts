@@ -1,10 +1,11 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NATIVE_MEMORY_ENV } from '@lakecams/service-kit';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { freePort } from './browser.ts';
 import { signedInApi } from './portal-api.ts';
@@ -70,6 +71,24 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
+/** The environment of the group's Node process running scripts/start.ts (not the shell npm starts it with). */
+function portalEnvironment(pgid: number): Record<string, string> {
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (group !== pgid || !/node\0scripts\/start\.ts\0/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
+      const pairs = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+      return Object.fromEntries(
+        pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      );
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  throw new Error(`no scripts/start.ts in process group ${pgid}`);
+}
+
 function postgresRunning(dataDir: string): boolean {
   // PostgreSQL removes postmaster.pid when it has shut down.
   return existsSync(join(dataDir, 'postgres', 'postmaster.pid'));
@@ -129,6 +148,8 @@ describe('npm start: one command, one process, and a clean stop', () => {
     expect(printed).not.toBeNull();
     admin = { username: printed?.[1] as string, password: printed?.[2] as string };
     expect(postgresRunning(dataDir)).toBe(true);
+    // The portal's process started with the malloc settings (glibc reads them only then).
+    expect(portalEnvironment(run.process.pid as number)).toMatchObject(NATIVE_MEMORY_ENV);
 
     expect((await fetch(`${url}/health`)).status).toBe(200);
     const ready = await fetch(`${url}/ready`);

@@ -5,6 +5,7 @@ import {
   loadConfig,
   loadOrCreateSecret,
   loadOrCreateSigningKeys,
+  NATIVE_MEMORY_ENV,
 } from '@lakecams/service-kit';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -48,6 +49,7 @@ function launch(label: string, script: string, env: Record<string, string>): Chi
     cwd: root,
     env: {
       ...process.env,
+      ...NATIVE_MEMORY_ENV,
       LOG_LEVEL: config.LOG_LEVEL,
       NATS_URL: config.NATS_URL,
       JWT_PUBLIC_KEY: signingKeys.publicKey,

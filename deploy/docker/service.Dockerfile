@@ -39,9 +39,13 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no
 # every container on port 8080, and a health check on /health (libs/service-kit health plugin).
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
+# glibc malloc: two arenas, large buffers given back (libs/service-kit/src/native-memory.ts).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=8080
+    PORT=8080 \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072 \
+    MALLOC_TRIM_THRESHOLD_=131072
 RUN mkdir -p /data && chown node:node /data
 COPY libs/contracts/src libs/contracts/src
 COPY libs/bus/src libs/bus/src

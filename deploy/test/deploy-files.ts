@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVICES } from '@lakecams/contracts';
 import { GatewayConfigSchema } from '@lakecams/gateway';
-import { BaseConfigSchema } from '@lakecams/service-kit';
+import { BaseConfigSchema, NATIVE_MEMORY_ENV } from '@lakecams/service-kit';
 import { parse, parseAllDocuments } from 'yaml';
 
 /** Reading deploy/ and the code it deploys, for tests that hold one against the other. */
@@ -187,15 +187,17 @@ export function workspaceClosure(folder: string, withDev: boolean): Set<string> 
 
 /** The environment variable names a deployable's code reads, found in its sources. */
 export function environmentReadBy(target: string): Set<string> {
+  // The C library reads the malloc settings of every process (libs/service-kit/src/native-memory.ts).
+  const malloc = Object.keys(NATIVE_MEMORY_ENV);
   if (target === 'gateway') {
-    const names = new Set(Object.keys(GatewayConfigSchema.properties));
+    const names = new Set([...Object.keys(GatewayConfigSchema.properties), ...malloc]);
     // remoteTargetsFrom reads SERVICE_URL_<SERVICE>; the gateway tests check the template by calling it.
     for (const service of SERVICES) names.add(`SERVICE_URL_${service.toUpperCase()}`);
     return names;
   }
   const server = readText(`${target}/src/server.ts`);
   if (!server.includes('runService(')) throw new Error(`${target}/src/server.ts no longer calls runService`);
-  const names = new Set(Object.keys(BaseConfigSchema.properties));
+  const names = new Set([...Object.keys(BaseConfigSchema.properties), ...malloc]);
   // databaseUrlFor reads DATABASE_URL_<SERVICE> (checked by calling it).
   names.add(`DATABASE_URL_${target.replace(/^svc-/, '').toUpperCase()}`);
   // A service may keep its schema beside server.ts (svc-imaging's config.ts, shared with the embedded portal).

@@ -1,4 +1,5 @@
 import { defaultRemoteManifests } from '@lakecams/gateway';
+import { NATIVE_MEMORY_ENV } from '@lakecams/service-kit';
 import { describe, expect, it } from 'vitest';
 import {
   contextCopies,
@@ -95,11 +96,14 @@ describe('Dockerfiles', () => {
     }
   });
 
-  it('set only environment variables the code reads', () => {
+  it('set only environment variables the code reads, and the C library the malloc settings', () => {
+    const malloc = new Set(Object.keys(NATIVE_MEMORY_ENV));
     for (const target of SERVICE_TARGETS) {
       const read = environmentReadBy(target);
-      const unknown = [...stageEnv(serviceStages, target).keys()].filter((key) => key !== 'NODE_ENV' && !read.has(key));
+      const env = stageEnv(serviceStages, target);
+      const unknown = [...env.keys()].filter((key) => key !== 'NODE_ENV' && !read.has(key));
       expect(unknown, target).toEqual([]);
+      expect(Object.fromEntries([...env].filter(([key]) => malloc.has(key))), target).toEqual(NATIVE_MEMORY_ENV);
     }
     const frontendRead = environmentReadByFrontend();
     for (const target of FRONTEND_TARGETS) {

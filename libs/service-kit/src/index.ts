@@ -26,6 +26,7 @@ export {
   type ServiceDefinition,
   type ServiceRuntime,
 } from './service-app.ts';
+export { NATIVE_MEMORY_ENV } from './native-memory.ts';
 export { createLogger, listenWithGrace } from './server.ts';
 export { runService } from './run-service.ts';
 export {
