@@ -10,6 +10,7 @@ import { ensureResultsDir, log, notMeasured, REPEATS, type ResultRow, WRK_SECOND
 import { imageDelivery } from './image-delivery.ts';
 import { load } from './load.ts';
 import { memory } from './memory.ts';
+import { soak } from './soak.ts';
 import { timelapse } from './timelapse.ts';
 
 /**
@@ -27,7 +28,10 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<ResultRow[]>
   // Seeds 1000 cameras into the shared portal: after the pages were measured with the demo cameras.
   api,
   load,
+  // An hour by default: only when named.
+  soak,
 };
+const ON_REQUEST_ONLY = new Set(['soak']);
 const ALIASES: Record<string, string> = { 'image-delivery': 'image', frontend: 'front-end', front_end: 'front-end' };
 
 const requested = process.argv.slice(2).map((name) => ALIASES[name] ?? name);
@@ -36,7 +40,9 @@ if (unknown.length) {
   console.error(`Unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
   process.exit(2);
 }
-const selected = Object.keys(BENCHMARKS).filter((name) => requested.length === 0 || requested.includes(name));
+const selected = Object.keys(BENCHMARKS).filter((name) =>
+  requested.length === 0 ? !ON_REQUEST_ONLY.has(name) : requested.includes(name),
+);
 
 const started = new Date();
 const machine = {
