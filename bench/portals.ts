@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { PortalOptions } from '../scripts/portal.ts';
 import { freePort } from '../e2e/browser.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
-import { buildMissingFrontends } from '../scripts/frontend-build.ts';
+import { buildStaleFrontends } from '../scripts/frontend-build.ts';
 import {
   childrenOf,
   descendantsOf,
@@ -88,7 +88,7 @@ let frontends: Promise<string> | undefined;
  */
 export function frontendSnapshot(): Promise<string> {
   frontends ??= (async () => {
-    buildMissingFrontends(ROOT);
+    buildStaleFrontends(ROOT);
     const folders = ['shell', ...REMOTES.map((remote) => remote.folder)];
     const newest = async () => {
       let latest = 0;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Type } from 'typebox';
-import { buildMissingFrontends } from './frontend-build.ts';
+import { buildStaleFrontends } from './frontend-build.ts';
 
 /** Distributed mode on one machine: every service and the gateway in its own process, on PostgreSQL and NATS. */
 const config = exitOnConfigError(() =>
@@ -34,7 +34,7 @@ const config = exitOnConfigError(() =>
 );
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-buildMissingFrontends(root);
+buildStaleFrontends(root);
 
 const signingKeys = await loadOrCreateSigningKeys(join(config.DATA_DIR, 'jwt-signing-key.pem'));
 const captchaSecret = randomBytes(32).toString('hex');

@@ -4,7 +4,7 @@ import { firstAdminFromEnvironment } from '@lakecams/svc-identity';
 import closeWithGrace from 'close-with-grace';
 import { fileURLToPath } from 'node:url';
 import { Type } from 'typebox';
-import { buildMissingFrontends } from './frontend-build.ts';
+import { buildStaleFrontends } from './frontend-build.ts';
 import { startPortal } from './portal.ts';
 
 const config = exitOnConfigError(() =>
@@ -34,7 +34,7 @@ const config = exitOnConfigError(() =>
 const admin = exitOnConfigError(() => firstAdminFromEnvironment(config));
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-buildMissingFrontends(root);
+buildStaleFrontends(root);
 
 const portal = await startPortal({
   host: config.HOST,

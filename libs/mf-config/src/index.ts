@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { type Configuration, type RspackPluginInstance, rspack } from '@rspack/core';
+import { BuildInputsPlugin } from './build-inputs.ts';
 import { FederationRuntimeEsmPlugin } from './federation-runtime-esm.ts';
 import { PrecompressPlugin } from './precompress.ts';
 import { reactRouterExportsModule, SharedExportsPlugin } from './shared-exports.ts';
@@ -111,6 +112,7 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
     new SharedExportsPlugin(options.appDir),
     ...(options.plugins ?? []),
     new PrecompressPlugin(),
+    new BuildInputsPlugin(path.dirname(options.appDir), path.basename(options.appDir)),
   ];
   if (options.define) plugins.push(new rspack.DefinePlugin(options.define));
 
@@ -155,4 +157,5 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
     performance: { hints: false },
   };
 }
+export { BUILD_INPUTS_FILE, buildInputsHash, recordedBuildInputs } from './build-inputs.ts';
 export { PrecompressPlugin, precompressFolder } from './precompress.ts';
