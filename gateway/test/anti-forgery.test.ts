@@ -10,6 +10,7 @@ async function gateway(secureCookie: boolean): Promise<FastifyInstance> {
   await app.register(antiForgeryPlugin, { secureCookie, secret: SECRET });
   app.get('/api/News/News/news', async () => 'news');
   app.post('/api/Register/Update', async () => 'done');
+  app.get('/*', async () => 'a page or a file');
   return app;
 }
 
@@ -29,6 +30,30 @@ describe('signed double-submit anti-forgery', () => {
     antiForgeryFrom((await app.inject({ url: '/api/News/News/news' })).cookies.map((c) => `${c.name}=${c.value}`));
   const post = (app: FastifyInstance, headers: Record<string, string>) =>
     app.inject({ method: 'POST', url: '/api/Register/Update', headers }).then((answer) => answer.statusCode);
+
+  it("gives the cookies with pages and API answers, not with pictures or the front ends' files", async () => {
+    const cookiesOf = async (url: string) => (await http.inject({ url })).cookies.map((c) => c.name).sort();
+    for (const url of [
+      '/',
+      '/webcams',
+      '/webcam/Rapperswil-Seedamm?t=202611251200',
+      '/health',
+      '/api/News/News/news',
+    ]) {
+      expect(await cookiesOf(url), url).toEqual(['XSRF-TOKEN', 'lakecams_sid']);
+    }
+    for (const url of [
+      '/main.4e3bbda7.js',
+      '/remotes/mf-map/__federation_expose_app.29616bdf.css',
+      '/remotes/mf-map/mf-manifest.json?v=2',
+      '/favicon.svg',
+      '/manifest.webmanifest',
+      '/pictures/Rapperswil-Seedamm/202611251200-POOR-0ca6eeb20dbe.jpg',
+      '/api/Image/Get/camera/Rapperswil-Seedamm.jpg',
+    ]) {
+      expect(await cookiesOf(url), url).toEqual([]);
+    }
+  });
 
   it('accepts the token echoed with the session it was signed for', async () => {
     const pair = await newBrowser(http);

@@ -13,6 +13,15 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const header = XSRF_HEADER.toLowerCase();
 const PICTURES = ['/api/Image/Get/', PICTURE_PATH_PREFIX];
+/** A file outside the API (scripts, styles, icons, the manifest): pages and API calls get the cookies. */
+const STATIC_FILE = /^\/(?!api\/)(?:[^/?#]+\/)*[^/?#]*\.[A-Za-z0-9]+(?:[?#]|$)/;
+
+/**
+ * Requests that get no anti-forgery cookies: pictures, embedded by partner pages and cached publicly, and the
+ * front ends' files, which a CDN or the edge cache keeps for everybody (an answer with Set-Cookie is stored
+ * by none of them).
+ */
+const cookieless = (url: string) => PICTURES.some((prefix) => url.startsWith(prefix)) || STATIC_FILE.test(url);
 /** 32 random bytes, base64url. */
 const SESSION_ID = /^[\w-]{43}$/;
 
@@ -67,8 +76,7 @@ export const antiForgeryPlugin = fp(
       const sentToken = cookieValue(cookies, tokenCookie);
       const session = sentSession && SESSION_ID.test(sentSession) ? sentSession : undefined;
       const valid = session !== undefined && sentToken !== undefined && signedFor(options.secret, sentToken, session);
-      // Pictures are embedded by partner pages and cached publicly: they carry no cookie.
-      if (!valid && !PICTURES.some((prefix) => request.url.startsWith(prefix))) {
+      if (!valid && !cookieless(request.url)) {
         const newSession = session ?? randomBytes(32).toString('base64url');
         const issued = [`${tokenCookie}=${antiForgeryToken(options.secret, newSession)}; ${attributes}`];
         if (!session) issued.unshift(`${sessionCookie}=${newSession}; ${attributes}; HttpOnly`);
