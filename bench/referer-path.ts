@@ -71,6 +71,33 @@ async function bookPartnerPage(portal: BenchPortal): Promise<void> {
   await layer('TIME', await banner(600, 200, '#f4b400dd'));
 }
 
+/** What a browser on the partner page sends with the page's <img>. */
+export const PARTNER_HEADERS = { referer: `${PARTNER_PAGE}/index.html` };
+/** The entitlement URL the partner page embeds. */
+export const PARTNER_PICTURE_PATH = PATH;
+
+const booked = new WeakMap<BenchPortal, Promise<void>>();
+
+/** The partner page booked with its two layers, once per portal, and delivered with them. */
+export function ensurePartnerPage(portal: BenchPortal): Promise<void> {
+  let done = booked.get(portal);
+  if (!done) {
+    done = (async () => {
+      await bookPartnerPage(portal);
+      const layersOf = async () => {
+        const answer = await fetch(`${portal.url}${PATH}`, { headers: PARTNER_HEADERS, redirect: 'manual' });
+        await answer.arrayBuffer();
+        return answer.headers.get('x-image-layers');
+      };
+      // The booking and layers reach svc-imaging as events: wait until the redirect names a layered picture.
+      for (let i = 0; i < 60 && !(await layersOf()); i++) await sleep(500);
+      if (!(await layersOf())) throw new Error('the booked page gets no layers after 30 s');
+    })();
+    booked.set(portal, done);
+  }
+  return done;
+}
+
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
   const started = performance.now();
   const result = await work();
@@ -99,16 +126,8 @@ export async function measureRefererPath(portal: BenchPortal, nginx: Nginx): Pro
       }),
     ];
   }
-  await bookPartnerPage(portal);
-  const headers = { referer: `${PARTNER_PAGE}/index.html` };
-  const layersOf = async () => {
-    const answer = await fetch(`${portal.url}${PATH}`, { headers, redirect: 'manual' });
-    await answer.arrayBuffer();
-    return answer.headers.get('x-image-layers');
-  };
-  // The booking and layers reach svc-imaging as events: wait until the redirect names a layered picture.
-  for (let i = 0; i < 60 && !(await layersOf()); i++) await sleep(500);
-  if (!(await layersOf())) throw new Error('the booked page gets no layers after 30 s');
+  await ensurePartnerPage(portal);
+  const headers = PARTNER_HEADERS;
   const { ms: redirectMs, result: resolved } = await timed(() => resolvePicture(portal.url, PATH, headers));
   const { location } = resolved;
   // The first request for the name composed the layers; the next ones come from the cache.

@@ -3,6 +3,7 @@ import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { api } from './api.ts';
 import { capture } from './capture.ts';
+import { edgeCache } from './edge-cache.ts';
 import { type BenchContext, createBenchContext } from './context.ts';
 import { formats } from './formats.ts';
 import { frontEnd } from './front-end.ts';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<ResultRow[]>
   timelapse,
   memory,
   image: imageDelivery,
+  'edge-cache': edgeCache,
   'front-end': frontEnd,
   // Seeds 1000 cameras into the shared portal: after the pages were measured with the demo cameras.
   api,
