@@ -32,6 +32,9 @@ function newAccount(tag: string): Account {
   };
 }
 
+/** A test that solves captchas: their proof of work takes the browser a while on a busy machine. */
+const CAPTCHA_TEST_MS = 180_000;
+
 describe('accounts in the embedded portal (Chromium)', () => {
   let portal: RunningPortal;
   let browser: Browser;
@@ -90,7 +93,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
           if (now === 'unverified') await checkbox.check({ timeout: 2_000 }).catch(() => undefined);
           return now;
         },
-        { timeout: 60_000, interval: 500 },
+        { timeout: 150_000, interval: 500 },
       )
       .toBe('verified');
   }
@@ -192,7 +195,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.goto(`${portal.url}/user`);
     await page.waitForURL(`${portal.url}/login?returnUrl=/user`);
     await page.close();
-  });
+  }, CAPTCHA_TEST_MS);
 
   it('resets a forgotten password with the mailed code and logs in with the new one', async () => {
     const account = newAccount('pwd');
@@ -231,7 +234,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.waitForURL(`${portal.url}/`);
     await menu(page).getByRole('link', { name: 'Mein Profil' }).waitFor();
     await page.close();
-  });
+  }, CAPTCHA_TEST_MS);
 
   it('solves the captcha again by itself after a failed registration', async () => {
     const page = await open('/register');
@@ -250,7 +253,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     // No click, no focus: a fresh challenge is solved and the button is ready again.
     await expect.poll(() => submit.isEnabled(), { timeout: 30_000 }).toBe(true);
     await page.close();
-  });
+  }, CAPTCHA_TEST_MS);
 
   it('sends the contact form with its captcha and goes home', async () => {
     const page = await open('/contact');
@@ -271,7 +274,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     const mail = await waitForMail(portal.outboxDir, '', `Kontakt: ${CONTACT_SUBJECTS[2]}`);
     expect(mail.text).toContain('Ufenau');
     await page.close();
-  });
+  }, CAPTCHA_TEST_MS);
 
   it('lets the admin impersonate a user and return, the header showing who acts', async () => {
     const admin = portal.demoAdmin;
