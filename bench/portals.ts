@@ -60,6 +60,16 @@ function signalGroup(leader: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
+/** The embedded PostgreSQL's processes: pg_ctl starts it in its own session, so it is no child of the portal. */
+function postgresOf(dataDir: string): number[] {
+  try {
+    const postmaster = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return postmaster ? [postmaster, ...descendantsOf(postmaster)] : [];
+  } catch {
+    return [];
+  }
+}
+
 export const DATABASE_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Minutes of demo history rendered at start: a little, so that starting costs seconds rather than minutes. */
@@ -163,7 +173,7 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
     demoAdmin: started.demoAdmin,
     processes: () => [
       { label: 'node (gateway + 4 services)', pid },
-      ...descendantsOf(pid).map((p) => ({ label: 'postgres', pid: p })),
+      ...postgresOf(dataDir).map((p) => ({ label: 'postgres', pid: p })),
     ],
     pause: () => signalGroup(pid, 'SIGSTOP'),
     resume: () => signalGroup(pid, 'SIGCONT'),
