@@ -142,17 +142,27 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+const MINUTE_MS = 60_000;
+/** The last minute formatted per time zone: pictures ask for "now" on every request. */
+const lastMinute = new Map<string, { minute: number; parts: LocalDateParts }>();
+
 /** Year, month, day, hour and minute of a moment in the region's local time, zero-padded. */
 export function localDateParts(date: Date, timeZone = 'Europe/Zurich'): LocalDateParts {
+  // Time zone offsets are whole minutes, so one UTC minute is one local minute.
+  const minute = Math.floor(date.getTime() / MINUTE_MS);
+  const last = lastMinute.get(timeZone);
+  if (last?.minute === minute) return { ...last.parts };
   const parts: Record<string, string> = {};
   for (const part of formatterFor(timeZone).formatToParts(date)) parts[part.type] = part.value;
-  return {
+  const local = {
     yyyy: parts.year ?? '',
     MM: parts.month ?? '',
     dd: parts.day ?? '',
     HH: parts.hour ?? '',
     mm: parts.minute ?? '',
   };
+  if (Number.isFinite(minute)) lastMinute.set(timeZone, { minute, parts: local });
+  return { ...local };
 }
 
 /** Image names are capture timestamps `yyyyMMddHHmm` in the region's local time. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageNameOf, isValidCameraName, ownerOfApiPath } from '../src/index.ts';
+import { imageNameOf, isValidCameraName, localDateParts, ownerOfApiPath } from '../src/index.ts';
 
 describe('contracts', () => {
   it('routes each controller to its owning service', () => {
@@ -17,6 +17,18 @@ describe('contracts', () => {
   it('names images by their local capture minute', () => {
     expect(imageNameOf(new Date('2026-07-01T10:05:30Z'))).toBe('202607011205');
     expect(imageNameOf(new Date('2026-12-31T23:59:00Z'))).toBe('202701010059');
+  });
+
+  it('reuses the formatted minute only within that minute, across a clock change', () => {
+    // Zurich moves from 02:00 CET to 03:00 CEST at 01:00 UTC on 2026-03-29.
+    expect(imageNameOf(new Date('2026-03-29T00:59:05Z'))).toBe('202603290159');
+    expect(imageNameOf(new Date('2026-03-29T00:59:55Z'))).toBe('202603290159');
+    expect(imageNameOf(new Date('2026-03-29T01:00:00Z'))).toBe('202603290300');
+    expect(imageNameOf(new Date('2026-03-29T01:00:00Z'), 'UTC')).toBe('202603290100');
+    // A caller changing what it got does not change the next answer.
+    const parts = localDateParts(new Date('2026-03-29T01:00:10Z'));
+    parts.HH = 'xx';
+    expect(localDateParts(new Date('2026-03-29T01:00:20Z')).HH).toBe('03');
   });
 
   it('accepts only safe camera names', () => {

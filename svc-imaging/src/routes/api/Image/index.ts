@@ -151,7 +151,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
 
   /** The capture a picture request names, or the camera's current one. */
   async function captureOf(state: DeliveryState, imageName: string | null) {
-    if (!imageName) return state.latest;
+    // Most requests name the current picture, which the delivery state already holds.
+    if (!imageName || state.latest?.name === imageName) return state.latest;
     return db
       .selectFrom('captures')
       .select(['name', 'width', 'contentHash'])
