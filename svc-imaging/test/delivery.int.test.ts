@@ -151,6 +151,39 @@ describe('image delivery at the quality each caller is entitled to', () => {
     expect((await widthFor({ authorization: `Bearer ${sign({ sub: PREMIUM, role: ['Premium'] })}` })).width).toBe(1280);
   });
 
+  it('serves an earlier picture by its name, and the new content once an upload replaced that minute', async () => {
+    const camera = (await app.cameraDirectory.byId(1)) as CameraRow;
+    const earlier = new Date(Date.now() - 20 * 60_000);
+    const name = imageNameOf(earlier);
+    const colour = (background: string) =>
+      sharp({ create: { width: 2560, height: 1440, channels: 3, background } })
+        .jpeg()
+        .toBuffer();
+    const red = await colour('#d94a4a');
+    await captureTick({ ...app.captureContext, source: async () => red }, camera, earlier);
+    const url = `/api/Image/Get/camera/Seesicht/${name}.jpg`;
+    const first = await getPicture(app, url);
+    expect(first.picture.statusCode).toBe(200);
+    // Asked again and again (the lookup is kept while the camera's delivery state lives).
+    for (let i = 0; i < 3; i++)
+      expect((await app.inject({ url: String(first.location?.pathname) })).statusCode).toBe(200);
+    await captureTick(app.captureContext, camera, earlier, 1, await colour('#3cb043'));
+    // The capture tells every replica over the bus; the redirect then names the new content.
+    const replaced = await vi.waitUntil(
+      async () => {
+        const next = await getPicture(app, url);
+        return next.location?.pathname !== first.location?.pathname ? next : undefined;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    expect(replaced.picture.statusCode).toBe(200);
+    const { data } = await sharp(replaced.picture.rawPayload)
+      .extract({ left: 10, top: 10, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(data[1]).toBeGreaterThan(data[0] as number);
+  });
+
   it('keeps separate ETags per quality, so a 304 never hands out another level', async () => {
     const anonymous = (await widthFor()).picture.headers.etag;
     const vip = (await widthFor({ authorization: `Bearer ${vipToken}` })).picture.headers.etag;

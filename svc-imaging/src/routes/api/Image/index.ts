@@ -149,17 +149,31 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     baseUrl: options.pictureLinks?.baseUrl ?? '',
   };
 
+  // Earlier captures looked up while a delivery state lives (≤ 5 s, dropped at the camera's next capture or
+  // upload), so a picture asked for again and again costs one query, not one per request.
+  const namedCaptures = new WeakMap<DeliveryState, Map<string, Promise<DeliveryState['latest']>>>();
+  const NAMED_CAPTURES_PER_STATE = 256;
+
   /** The capture a picture request names, or the camera's current one. */
-  async function captureOf(state: DeliveryState, imageName: string | null) {
+  function captureOf(state: DeliveryState, imageName: string | null): Promise<DeliveryState['latest']> {
     // Most requests name the current picture, which the delivery state already holds.
-    if (!imageName || state.latest?.name === imageName) return state.latest;
-    return db
+    if (!imageName || state.latest?.name === imageName) return Promise.resolve(state.latest);
+    const known = namedCaptures.get(state) ?? new Map<string, Promise<DeliveryState['latest']>>();
+    namedCaptures.set(state, known);
+    const cached = known.get(imageName);
+    if (cached) return cached;
+    const lookup = db
       .selectFrom('captures')
       .select(['name', 'width', 'contentHash'])
       .where('webcamId', '=', state.camera.webcamId)
       .where('status', '=', 'done')
       .where('name', '=', imageName)
       .executeTakeFirst();
+    if (known.size < NAMED_CAPTURES_PER_STATE) {
+      known.set(imageName, lookup);
+      lookup.catch(() => known.delete(imageName));
+    }
+    return lookup;
   }
 
   /** What anybody gets: no user, no page. Pictures up to this level need no signed link. */
