@@ -1,10 +1,11 @@
 import { createInProcessBus } from '@lakecams/bus';
 import { SERVICES, type ServiceName } from '@lakecams/contracts';
-import { buildGateway, defaultRemoteManifests, type ServiceTargets } from '@lakecams/gateway';
+import { buildGateway, defaultRemoteManifests, GatewayConfigSchema, type ServiceTargets } from '@lakecams/gateway';
 import {
   buildServiceApp,
   createLogger,
   generateSigningKeys,
+  loadConfig,
   loadOrCreateSecret,
   loadOrCreateSigningKeys,
   type ServiceApp,
@@ -137,6 +138,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const logger = createLogger(options.logLevel ?? 'info');
   // Read before anything starts: a wrong value stops the start with its message, leaving nothing running.
   const imagingConfig = loadImagingConfig(options.environment ?? process.env);
+  const gatewayConfig = loadConfig(GatewayConfigSchema, options.environment ?? process.env);
   const host = options.host ?? '127.0.0.1';
   // The port goes into the demo cameras' URLs before the gateway listens, so "any free port" is chosen now.
   const port = options.port === 0 ? await freePort(host) : (options.port ?? 8080);
@@ -199,6 +201,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       targets,
       frontendRoot: options.frontendRoot ?? REPOSITORY_ROOT,
       remotes: { ...defaultRemoteManifests(), ...options.remotes },
+      pictureCacheBytes: gatewayConfig.PICTURE_CACHE_MB * 1024 * 1024,
     });
     const address = await gateway.listen({ host, port });
     const url = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');

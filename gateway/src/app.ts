@@ -22,6 +22,8 @@ export interface GatewayOptions extends FrontendsOptions {
   trustProxy?: TrustProxy;
   /** The bus new images arrive on; live page updates need it. */
   bus?: Bus;
+  /** Bytes of public pictures kept in memory (`PICTURE_CACHE_MB`); none when 0 or not given. */
+  pictureCacheBytes?: number;
 }
 
 /** The gateway: `/api/*` to the owning service, the front ends, `/remotes.json`, `/health`, `/ready`. */
@@ -46,7 +48,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     secret: options.antiForgerySecret ?? randomBytes(32).toString('hex'),
   });
   if (options.bus) await app.register(liveEventsPlugin, { bus: options.bus });
-  await app.register(apiRoutingPlugin, { targets: options.targets });
+  await app.register(apiRoutingPlugin, {
+    targets: options.targets,
+    pictureCacheBytes: options.pictureCacheBytes ?? 0,
+  });
   await frontendsPlugin(app, options);
   return app;
 }

@@ -26,6 +26,8 @@ export const GatewayConfigSchema = Type.Object({
    */
   TRUST_PROXY: Type.String({ default: 'false' }),
   MAP_TILE_ATTRIBUTION: Type.Optional(Type.String()),
+  /** MiB of public pictures (by their immutable names) the gateway keeps in memory; 0 turns it off. */
+  PICTURE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 32 }),
   /** The site's public address (`https://seecam.example`), for absolute links in share previews; else the request's host. */
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** The shell's own server, when FRONTEND_ROOT holds no shell build: pages get their share previews from its index.html. */

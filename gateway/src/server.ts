@@ -21,6 +21,7 @@ const app = await buildGateway({
   secureCookies: config.COOKIE_SECURE,
   ...(config.ANTI_FORGERY_SECRET ? { antiForgerySecret: config.ANTI_FORGERY_SECRET } : {}),
   trustProxy: trustProxyFrom(config.TRUST_PROXY),
+  pictureCacheBytes: config.PICTURE_CACHE_MB * 1024 * 1024,
   ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
   ...(config.SHELL_URL ? { shellUrl: config.SHELL_URL } : {}),
   ...(config.MAP_TILE_URL

@@ -2,10 +2,20 @@ import replyFrom from '@fastify/reply-from';
 import { ownerOfApiPath, PICTURE_PATH_PREFIX } from '@lakecams/contracts';
 import { errorBody } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { replicaPicker, type ServiceTargets } from '../service-targets.ts';
+import { GatewayPictureCache, keptHeaders } from '../picture-cache.ts';
+import { replicaPicker, type ServiceTarget, type ServiceTargets } from '../service-targets.ts';
+
+interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Buffer;
+}
 
 /** `/api/<Controller>/…` → the owning service (the CONTROLLER_OWNERS table in @lakecams/contracts). */
-export async function apiRoutingPlugin(app: FastifyInstance, options: { targets: ServiceTargets }) {
+export async function apiRoutingPlugin(
+  app: FastifyInstance,
+  options: { targets: ServiceTargets; pictureCacheBytes?: number },
+) {
   await app.register(replyFrom, {
     undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000 },
   });
@@ -46,6 +56,57 @@ export async function apiRoutingPlugin(app: FastifyInstance, options: { targets:
     });
   };
   app.all('/api/*', { schema: { hide: true } }, route);
-  // Pictures by their immutable names: shared by caches, so they take no cookie and no API session.
-  app.get(`${PICTURE_PATH_PREFIX}*`, { schema: { hide: true } }, route);
+
+  // Pictures by their immutable names: shared by caches, so they take no cookie and no API session, and the
+  // gateway keeps the public ones in memory (docs/decisions.md, "Pictures in the gateway's memory").
+  const cacheBytes = options.pictureCacheBytes ?? 0;
+  const pictures = cacheBytes > 0 ? new GatewayPictureCache(cacheBytes) : null;
+  const fetching = new Map<string, Promise<Answer | null>>();
+  const fetchPicture = async (request: FastifyRequest, target: ServiceTarget): Promise<Answer | null> => {
+    const headers = { 'x-forwarded-for': request.ip };
+    if (target.kind === 'local') {
+      const answer = await target.app.inject({ method: 'GET', url: request.url, headers });
+      return { statusCode: answer.statusCode, headers: answer.headers, body: answer.rawPayload };
+    }
+    const base = pickers.get('imaging')?.() ?? '';
+    const answer = await fetch(new URL(request.url, base), { headers, redirect: 'manual' }).catch((error) => {
+      request.log.warn({ err: error, service: 'imaging' }, 'service unreachable');
+      return null;
+    });
+    if (!answer) return null;
+    return {
+      statusCode: answer.status,
+      headers: Object.fromEntries(answer.headers),
+      body: Buffer.from(await answer.arrayBuffer()),
+    };
+  };
+  const send = (reply: FastifyReply, answer: Pick<Answer, 'statusCode' | 'body'>, headers: Record<string, string>) =>
+    reply.code(answer.statusCode).headers(headers).send(answer.body);
+
+  app.get(`${PICTURE_PATH_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
+    const conditional =
+      request.headers['if-none-match'] !== undefined ||
+      request.headers['if-modified-since'] !== undefined ||
+      request.headers.range !== undefined;
+    if (!pictures || request.method !== 'GET' || conditional) return route(request, reply);
+    const now = Date.now();
+    const cached = pictures.get(request.url, now);
+    if (cached)
+      return send(reply, cached, { ...cached.headers, age: String(Math.floor((now - cached.storedAt) / 1000)) });
+    let pending = fetching.get(request.url);
+    if (!pending) {
+      pending = fetchPicture(request, options.targets.imaging).finally(() => fetching.delete(request.url));
+      fetching.set(request.url, pending);
+      const answer = await pending;
+      if (answer)
+        pictures.offer(request.url, { ...answer, headers: keptHeaders(answer.headers) }, answer.headers, Date.now());
+    }
+    const answer = await pending;
+    if (!answer) return reply.code(503).send(errorBody(503, 'Service imaging is unavailable, please retry shortly'));
+    const location = answer.headers.location;
+    return send(reply, answer, {
+      ...keptHeaders(answer.headers),
+      ...(typeof location === 'string' ? { location } : {}),
+    });
+  });
 }

@@ -1,0 +1,183 @@
+import { SERVICES } from '@lakecams/contracts';
+import { createLogger } from '@lakecams/service-kit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
+import { GATEWAY_PICTURE_MAX_AGE_S, GatewayPictureCache, sharedLifetime } from '../src/picture-cache.ts';
+import type { ServiceTarget, ServiceTargets } from '../src/service-targets.ts';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A stand-in for svc-imaging's picture route: answers as told per file name, and counts what reaches it. */
+async function pictureService() {
+  const seen: string[] = [];
+  const app = Fastify();
+  app.get('/pictures/:camera/:file', async (request, reply) => {
+    const { file } = request.params as { file: string };
+    seen.push(request.url);
+    const body = Buffer.from(`bytes of ${file} #${seen.length}`);
+    reply.header('x-image-quality', 'POOR').type('image/jpeg');
+    if (file.startsWith('public')) return reply.header('cache-control', IMMUTABLE).send(body);
+    if (file.startsWith('signed')) return reply.header('cache-control', 'public, max-age=900, immutable').send(body);
+    if (file.startsWith('private')) return reply.header('cache-control', 'private, max-age=60').send(body);
+    if (file.startsWith('varies')) return reply.header('cache-control', IMMUTABLE).header('vary', 'Cookie').send(body);
+    if (file.startsWith('cookie'))
+      return reply.header('cache-control', IMMUTABLE).header('set-cookie', 'a=b').send(body);
+    if (file.startsWith('moved')) return reply.redirect('/pictures/Ufer/public-b.jpg', 302);
+    if (file.startsWith('tagged'))
+      return request.headers['if-none-match'] === '"t"'
+        ? reply.code(304).send()
+        : reply.header('cache-control', IMMUTABLE).header('etag', '"t"').send(body);
+    return reply.code(403).type('application/json').send({ status: 403, message: 'not signed for this level' });
+  });
+  await app.ready();
+  return { app, seen };
+}
+
+async function gatewayFor(imaging: ServiceTarget, pictureCacheBytes: number) {
+  const targets = Object.fromEntries(SERVICES.map((s) => [s, imaging])) as ServiceTargets;
+  return buildGateway({
+    logger: createLogger('silent'),
+    targets,
+    frontendRoot: tmpdir(),
+    remotes: {},
+    pictureCacheBytes,
+  });
+}
+
+describe("the gateway's memory of public pictures", () => {
+  let service: Awaited<ReturnType<typeof pictureService>>;
+  let gateway: FastifyInstance;
+  let uncached: FastifyInstance;
+  beforeAll(async () => {
+    service = await pictureService();
+    gateway = await gatewayFor({ kind: 'local', app: service.app }, 1024 * 1024);
+    uncached = await gatewayFor({ kind: 'local', app: service.app }, 0);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await uncached?.close();
+    await service?.app.close();
+  });
+  beforeEach(() => {
+    service.seen.length = 0;
+  });
+
+  it('asks the service once for a public picture and answers later requests from memory, with their age', async () => {
+    const first = await gateway.inject({ url: '/pictures/Ufer/public-a.jpg' });
+    const second = await gateway.inject({ url: '/pictures/Ufer/public-a.jpg' });
+    expect(service.seen).toEqual(['/pictures/Ufer/public-a.jpg']);
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect(second.body).toBe(first.body);
+    expect(second.headers['content-type']).toBe('image/jpeg');
+    expect(second.headers['cache-control']).toBe(IMMUTABLE);
+    expect(second.headers['x-image-quality']).toBe('POOR');
+    expect(second.headers.age).toBe('0');
+    expect(second.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('keeps a signed link apart from any other URL, the query included', async () => {
+    await gateway.inject({ url: '/pictures/Ufer/signed-a.jpg?e=1&s=x' });
+    await gateway.inject({ url: '/pictures/Ufer/signed-a.jpg?e=1&s=x' });
+    await gateway.inject({ url: '/pictures/Ufer/signed-a.jpg?e=1&s=y' });
+    expect(service.seen).toEqual(['/pictures/Ufer/signed-a.jpg?e=1&s=x', '/pictures/Ufer/signed-a.jpg?e=1&s=y']);
+  });
+
+  it('passes on, and never keeps, refusals, redirects and whatever is private, varies or sets a cookie', async () => {
+    for (const file of ['private-a.jpg', 'varies-a.jpg', 'cookie-a.jpg', 'moved-a.jpg', 'refused-a.jpg']) {
+      const url = `/pictures/Ufer/${file}`;
+      const answers = [await gateway.inject({ url }), await gateway.inject({ url })];
+      expect(service.seen.filter((u) => u === url)).toHaveLength(2);
+      expect(answers[1]?.headers.age).toBeUndefined();
+      if (file.startsWith('moved')) expect(answers[1]?.headers.location).toBe('/pictures/Ufer/public-b.jpg');
+      if (file.startsWith('refused'))
+        expect([answers[1]?.statusCode, answers[1]?.json().message]).toEqual([403, 'not signed for this level']);
+    }
+  });
+
+  it('asks the service once however many requests for a picture arrive together', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => gateway.inject({ url: '/pictures/Ufer/public-together.jpg' })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
+    expect(service.seen).toEqual(['/pictures/Ufer/public-together.jpg']);
+  });
+
+  it('lets conditional requests and HEAD through to the service', async () => {
+    await gateway.inject({ url: '/pictures/Ufer/tagged-a.jpg' });
+    const revalidated = await gateway.inject({
+      url: '/pictures/Ufer/tagged-a.jpg',
+      headers: { 'if-none-match': '"t"' },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    const head = await gateway.inject({ method: 'HEAD', url: '/pictures/Ufer/tagged-a.jpg' });
+    expect(head.statusCode).toBe(200);
+    expect(service.seen).toHaveLength(3);
+  });
+
+  it('keeps nothing when its size is 0', async () => {
+    await uncached.inject({ url: '/pictures/Ufer/public-c.jpg' });
+    await uncached.inject({ url: '/pictures/Ufer/public-c.jpg' });
+    expect(service.seen).toHaveLength(2);
+  });
+
+  it('does the same for a service in another process, and says so when it cannot be reached', async () => {
+    const remoteService = await pictureService();
+    const url = await remoteService.app.listen({ host: '127.0.0.1', port: 0 });
+    const remote = await gatewayFor({ kind: 'remote', urls: [url] }, 1024 * 1024);
+    const unreachable = await gatewayFor({ kind: 'remote', urls: ['http://127.0.0.1:9'] }, 1024 * 1024);
+    try {
+      const answers = [
+        await remote.inject({ url: '/pictures/Ufer/public-a.jpg' }),
+        await remote.inject({ url: '/pictures/Ufer/public-a.jpg' }),
+      ];
+      expect(answers.map((a) => [a.statusCode, a.headers['content-type']])).toEqual([
+        [200, 'image/jpeg'],
+        [200, 'image/jpeg'],
+      ]);
+      expect(remoteService.seen).toEqual(['/pictures/Ufer/public-a.jpg']);
+      const refused = await remote.inject({ url: '/pictures/Ufer/refused-a.jpg' });
+      expect(refused.statusCode).toBe(403);
+      const down = await unreachable.inject({ url: '/pictures/Ufer/public-a.jpg' });
+      expect([down.statusCode, down.json().message]).toEqual([
+        503,
+        'Service imaging is unavailable, please retry shortly',
+      ]);
+    } finally {
+      await remote.close();
+      await unreachable.close();
+      await remoteService.app.close();
+    }
+  });
+});
+
+describe('GatewayPictureCache', () => {
+  const answer = (bytes: number) => ({ statusCode: 200, headers: {}, body: Buffer.alloc(bytes) });
+  const headers = { 'cache-control': 'public, max-age=900, immutable' };
+
+  it('honours max-age up to its own limit', () => {
+    expect(sharedLifetime(200, headers)).toBe(GATEWAY_PICTURE_MAX_AGE_S);
+    expect(sharedLifetime(200, { 'cache-control': 'public, max-age=30' })).toBe(30);
+    expect(sharedLifetime(200, { 'cache-control': 'public, max-age=0' })).toBeNull();
+    expect(sharedLifetime(200, { 'cache-control': 'max-age=600' })).toBeNull();
+    expect(sharedLifetime(200, { 'cache-control': 'public, no-store, max-age=600' })).toBeNull();
+    expect(sharedLifetime(404, headers)).toBeNull();
+
+    const cache = new GatewayPictureCache(1000);
+    cache.offer('/p/a', answer(10), { 'cache-control': 'public, max-age=30' }, 0);
+    expect(cache.get('/p/a', 29_999)).toBeDefined();
+    expect(cache.get('/p/a', 30_000)).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+  });
+
+  it('lets the least recently used pictures go once over its size, and keeps none larger than it', () => {
+    const cache = new GatewayPictureCache(300);
+    for (const name of ['a', 'b', 'c']) cache.offer(`/p/${name}`, answer(100), headers, 0);
+    cache.get('/p/a', 1);
+    cache.offer('/p/d', answer(100), headers, 2);
+    expect(['a', 'b', 'c', 'd'].map((n) => cache.get(`/p/${n}`, 3) !== undefined)).toEqual([true, false, true, true]);
+    expect(cache.offer('/p/e', answer(301), headers, 4)).toBe(false);
+    expect(cache.bytes).toBe(300);
+  });
+});
