@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import type { TrustProxy } from './config.ts';
 import { antiForgeryPlugin } from './plugins/anti-forgery.ts';
+import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { apiRoutingPlugin } from './plugins/api-routing.ts';
 import { frontendsPlugin, type FrontendsOptions } from './plugins/frontends.ts';
 import { liveEventsPlugin } from './plugins/live-events.ts';
@@ -48,6 +49,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     secret: options.antiForgerySecret ?? randomBytes(32).toString('hex'),
   });
   if (options.bus) await app.register(liveEventsPlugin, { bus: options.bus });
+  await app.register(apiReferencePlugin, { targets: options.targets });
   await app.register(apiRoutingPlugin, {
     targets: options.targets,
     pictureCacheBytes: options.pictureCacheBytes ?? 0,

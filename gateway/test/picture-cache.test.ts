@@ -104,7 +104,7 @@ describe("the gateway's memory of public pictures", () => {
     expect(service.seen).toEqual(['/pictures/Ufer/public-together.jpg']);
   });
 
-  it('lets conditional requests and HEAD through to the service', async () => {
+  it('lets conditional requests, HEAD and impersonation through to the service', async () => {
     await gateway.inject({ url: '/pictures/Ufer/tagged-a.jpg' });
     const revalidated = await gateway.inject({
       url: '/pictures/Ufer/tagged-a.jpg',
@@ -113,7 +113,9 @@ describe("the gateway's memory of public pictures", () => {
     expect(revalidated.statusCode).toBe(304);
     const head = await gateway.inject({ method: 'HEAD', url: '/pictures/Ufer/tagged-a.jpg' });
     expect(head.statusCode).toBe(200);
-    expect(service.seen).toHaveLength(3);
+    // The service decides who may act as somebody else, before any route.
+    await gateway.inject({ url: '/pictures/Ufer/tagged-a.jpg', headers: { impersonate: 'someone' } });
+    expect(service.seen).toHaveLength(4);
   });
 
   it('keeps nothing when its size is 0', async () => {

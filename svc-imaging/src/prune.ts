@@ -1,5 +1,6 @@
 import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
 import { publishEvent } from '@lakecams/service-kit';
+import { CAMERA_REFRESHED } from './plugins/app/delivery-state.ts';
 import { sql } from 'kysely';
 import type { CaptureContext } from './capture.ts';
 import { type DayPlan, planRetention, type RetentionTiers, tierBoundaries } from './retention-tiers.ts';
@@ -39,7 +40,11 @@ export async function pruneImages(
       .executeTakeFirst();
     let captures = Number(failed.numDeletedRows);
     const plans = await plansFor(context, tiers, now, allFrom, hourlyFrom);
-    for (const plan of plans) captures += await thinDay(context, plan);
+    for (const plan of plans) {
+      captures += await thinDay(context, plan);
+      // Every replica forgets the captures it looked up for this camera: a removed one answers 404 again.
+      await context.bus.publish(CAMERA_REFRESHED, { webcamId: plan.webcamId });
+    }
     await context.zoomTiles?.pruneDaysBefore(allFrom);
     await context.db
       .updateTable('jobRuns')

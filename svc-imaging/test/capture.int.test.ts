@@ -229,7 +229,8 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     expect(existsSync(fileOf(frozen))).toBe(false);
     expect(existsSync(fileOf(old))).toBe(true);
     const at = (moment: Date) => app.inject({ url: `/api/Image/Get/camera/Testkamera/${imageNameOf(moment)}.jpg` });
-    expect((await at(frozen)).statusCode).toBe(404);
+    // Every replica hears over the bus that the camera's pictures changed.
+    await expect.poll(async () => (await at(frozen)).statusCode, { timeout: 30_000 }).toBe(404);
     expect((await getPicture(app, `/api/Image/Get/camera/Testkamera/${imageNameOf(old)}.jpg`)).picture.statusCode).toBe(
       200,
     );

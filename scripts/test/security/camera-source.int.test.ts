@@ -12,8 +12,9 @@ import {
 import { expectOk, type Fixtures, type SecurityPortal, setUpFixtures, startSecurityPortal } from './security-portal.ts';
 
 /** A camera's source URL as a camera owner may give it: with the camera's login. */
-const SOURCE = 'https://user:password@cam.example.org/snap.jpg';
-const SECRETS = [SOURCE, 'password', 'cam.example.org'];
+const SOURCE = 'https://cam-login:Kamera-7qZ-geheim@cam.example.org/snap.jpg';
+// The login's own words, not "password": the API reference names password fields.
+const SECRETS = [SOURCE, 'Kamera-7qZ-geheim', 'cam.example.org'];
 
 /** Everybody but an Admin acting as itself: none of them may see a camera's source. */
 const NOT_ADMIN: Role[] = ['anonymous', 'user', 'referer', 'adminAsReferer'];

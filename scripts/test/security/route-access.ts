@@ -627,6 +627,31 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
     note: 'server-sent events of new pictures, the same for everybody',
     build: async () => ({ ...get('/api/Events/stream'), headersOnly: true }),
   },
+  'GET /api/openapi.json': {
+    rule: 'gateway',
+    note: "the services' OpenAPI documents merged, the same for everybody",
+    build: async () => get('/api/openapi.json'),
+  },
+  // Swagger UI over that document: its page, its settings and its files.
+  ...Object.fromEntries(
+    [
+      ['/api/docs', '/api/docs'],
+      ['/api/docs/', '/api/docs/'],
+      ['/api/docs/json', '/api/docs/json'],
+      ['/api/docs/yaml', '/api/docs/yaml'],
+      ['/api/docs/static/swagger-initializer.js', '/api/docs/static/swagger-initializer.js'],
+      ['/api/docs/static/*', '/api/docs/static/swagger-ui.css'],
+    ].map(([route, path]) => [
+      `GET ${route}`,
+      { rule: 'gateway', note: 'the API reference page (Swagger UI)', build: async () => get(path as string) },
+    ]),
+  ),
+  'GET /api/docs/static/index.html': {
+    rule: 'gateway',
+    success: [302],
+    note: 'the reference page by its file name sends to its address',
+    build: async () => get('/api/docs/static/index.html'),
+  },
 };
 
 /**
@@ -640,6 +665,7 @@ export const NOT_API_ROUTES: Record<string, string> = {
   '/documentation/json': 'OpenAPI; not routed by the gateway',
   '/config.json': 'gateway: page settings (map tiles)',
   '/remotes.json': 'gateway: micro-frontend manifest',
+  '/documentation': 'gateway: sends to the API reference at /api/docs',
   '/api/*': 'gateway: hands /api/<Controller>/… to the owning service (every row of the matrix passes it)',
   '/pictures/*': 'gateway: hands pictures by their immutable names to svc-imaging (its row passes it)',
 };

@@ -22,6 +22,26 @@ interface AccessTokenClaims {
   sid?: string;
 }
 
+/** Marks the hooks requireUser and requireRole make, so the OpenAPI document can say which routes need what. */
+export const ACCESS_RULE = Symbol('access rule');
+type AccessHook = ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) & {
+  [ACCESS_RULE]?: { role: string | null };
+};
+
+function withAccessRule<T extends AccessHook>(hook: T, role: string | null): T {
+  hook[ACCESS_RULE] = { role };
+  return hook;
+}
+
+/** The access rule a route's hooks carry: a signed-in user, a role, or none (public). */
+export function accessRuleOf(hooks: unknown): { role: string | null } | null {
+  for (const hook of [hooks].flat()) {
+    const rule = typeof hook === 'function' ? (hook as AccessHook)[ACCESS_RULE] : undefined;
+    if (rule) return rule;
+  }
+  return null;
+}
+
 /** Whether a user id names a user this service knows. */
 export type UserDirectory = (userId: string) => Promise<boolean>;
 
@@ -152,13 +172,19 @@ export const authPlugin = fp(
 
     const unauthenticated = (request: FastifyRequest, reply: FastifyReply) =>
       reply.code(401).send(errorBody(401, request.authError ?? 'Authentication required'));
-    app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!request.principal) return unauthenticated(request, reply);
-    });
-    app.decorate('requireRole', (role: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!request.principal) return unauthenticated(request, reply);
-      if (!request.principal.roles.includes(role)) return reply.code(403).send(errorBody(403, `Role ${role} required`));
-    });
+    app.decorate(
+      'requireUser',
+      withAccessRule(async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!request.principal) return unauthenticated(request, reply);
+      }, null),
+    );
+    app.decorate('requireRole', (role: string) =>
+      withAccessRule(async (request: FastifyRequest, reply: FastifyReply) => {
+        if (!request.principal) return unauthenticated(request, reply);
+        if (!request.principal.roles.includes(role))
+          return reply.code(403).send(errorBody(403, `Role ${role} required`));
+      }, role),
+    );
   },
   { name: 'auth' },
 );
