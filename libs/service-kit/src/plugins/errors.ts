@@ -15,6 +15,8 @@ const DATABASE_DOWN_CODES = new Set([
   '08006',
 ]);
 
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
 /** The uniform 4xx/5xx body, for route schemas. */
 export const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 
@@ -124,7 +126,16 @@ export const errorsPlugin = fp(
     });
     if (options.notFound === false) return;
     app.setNotFoundHandler((request, reply) => {
-      reply.code(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+      const path = request.url.split('?')[0] ?? '';
+      // A path that exists with other methods: 405 with the ones it has (RFC 9110), not "not found".
+      const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }));
+      if (allowed.length > 0) {
+        return reply
+          .code(405)
+          .header('allow', allowed.join(', '))
+          .send(errorBody(405, `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`));
+      }
+      reply.code(404).send(errorBody(404, `Route ${request.method} ${path} not found`));
     });
   },
   { name: 'errors' },
