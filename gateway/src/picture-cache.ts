@@ -56,9 +56,12 @@ export class GatewayPictureCache {
   readonly #entries = new Map<string, CachedPicture>();
   #bytes = 0;
   readonly maxBytes: number;
+  readonly #lookups: { hit(): void; miss(): void } | undefined;
 
-  constructor(maxBytes: number) {
+  /** `lookups` is told of every `get`, hit or miss (`pictureCacheLookups` of the service kit counts them). */
+  constructor(maxBytes: number, lookups?: { hit(): void; miss(): void }) {
     this.maxBytes = maxBytes;
+    this.#lookups = lookups;
   }
 
   get bytes() {
@@ -66,6 +69,13 @@ export class GatewayPictureCache {
   }
 
   get(url: string, now: number): CachedPicture | undefined {
+    const entry = this.#lookup(url, now);
+    if (entry) this.#lookups?.hit();
+    else this.#lookups?.miss();
+    return entry;
+  }
+
+  #lookup(url: string, now: number): CachedPicture | undefined {
     const entry = this.#entries.get(url);
     if (!entry) return undefined;
     this.#entries.delete(url);

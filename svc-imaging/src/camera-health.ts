@@ -1,3 +1,4 @@
+import { Gauge, type Registry } from '@lakecams/service-kit';
 import type { Kysely } from 'kysely';
 import type { CameraRow, Database } from './database.ts';
 
@@ -5,6 +6,17 @@ export type OfflineReason = 'frozen' | 'silent' | null;
 
 /** Intervals without a successful capture after which a camera counts as offline. */
 export const SILENT_INTERVALS = 3;
+
+type DoneCapture = { contentHash: string | null; startedAt: Date };
+
+/** The rule, on a camera's latest two successful captures, newest first. */
+function judge(camera: Pick<CameraRow, 'intervalMin'>, latest: DoneCapture[], now: Date): OfflineReason {
+  const [last, previous] = latest;
+  if (!last) return null;
+  if (now.getTime() - last.startedAt.getTime() > SILENT_INTERVALS * camera.intervalMin * 60_000) return 'silent';
+  if (previous && last.contentHash !== null && last.contentHash === previous.contentHash) return 'frozen';
+  return null;
+}
 
 /**
  * A camera is offline when its last two pictures are the same bytes (frozen), or when it has not
@@ -19,9 +31,115 @@ export async function offlineReason(db: Kysely<Database>, camera: CameraRow, now
     .orderBy('name', 'desc')
     .limit(2)
     .execute();
-  const [last, previous] = latest;
-  if (!last) return null;
-  if (now.getTime() - last.startedAt.getTime() > SILENT_INTERVALS * camera.intervalMin * 60_000) return 'silent';
-  if (previous && last.contentHash !== null && last.contentHash === previous.contentHash) return 'frozen';
-  return null;
+  return judge(camera, latest, now);
+}
+
+export interface CameraHealth {
+  name: string;
+  intervalMin: number;
+  paused: boolean;
+  /** Start of the latest successful capture; null before the first. */
+  lastCaptureAt: Date | null;
+  offline: OfflineReason;
+}
+
+/** Every camera's health in one query (each camera's latest two captures through the partial index). */
+export async function camerasHealth(db: Kysely<Database>, now = new Date()): Promise<CameraHealth[]> {
+  const rows = await db
+    .selectFrom('cameras')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('captures')
+          .select(['captures.name as captureName', 'captures.contentHash', 'captures.startedAt'])
+          .whereRef('captures.webcamId', '=', 'cameras.webcamId')
+          .where('captures.status', '=', 'done')
+          .orderBy('captures.name', 'desc')
+          .limit(2)
+          .as('latest'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'cameras.webcamId',
+      'cameras.name',
+      'cameras.intervalMin',
+      'cameras.paused',
+      'latest.contentHash',
+      'latest.startedAt',
+    ])
+    .orderBy('cameras.webcamId')
+    .orderBy('latest.captureName', 'desc')
+    .execute();
+  const cameras = new Map<number, Pick<CameraHealth, 'name' | 'intervalMin' | 'paused'> & { latest: DoneCapture[] }>();
+  for (const row of rows) {
+    let camera = cameras.get(row.webcamId);
+    if (!camera) {
+      camera = { name: row.name, intervalMin: row.intervalMin, paused: row.paused, latest: [] };
+      cameras.set(row.webcamId, camera);
+    }
+    if (row.startedAt) camera.latest.push({ contentHash: row.contentHash, startedAt: row.startedAt });
+  }
+  return [...cameras.values()].map(({ latest, ...camera }) => ({
+    ...camera,
+    lastCaptureAt: latest[0]?.startedAt ?? null,
+    offline: judge(camera, latest, now),
+  }));
+}
+
+/**
+ * Camera health read at scrape time, by the same rule as the job dashboard and the offline layers: per camera
+ * the time of its latest picture and, while it is not paused, its interval (`time() - last > 3 × interval`
+ * is "silent"); and how many cameras that are not paused are offline, by reason. Replicas read the same
+ * table and report the same values. When the database cannot be read there are no samples.
+ */
+export function registerCameraHealthMetrics(registry: Registry, db: Kysely<Database>): void {
+  let reading: Promise<CameraHealth[] | null> | null = null;
+  // The three gauges are collected in the same scrape: one query serves them.
+  const read = () => {
+    reading ??= camerasHealth(db)
+      .catch(() => null)
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  };
+  new Gauge({
+    name: 'lakecams_camera_last_capture_timestamp_seconds',
+    help: "Unix time at which the camera's latest successful capture started (cameras that delivered)",
+    labelNames: ['camera'],
+    registers: [registry],
+    async collect() {
+      const cameras = await read();
+      this.reset();
+      for (const camera of cameras ?? []) {
+        if (camera.lastCaptureAt) this.set({ camera: camera.name }, camera.lastCaptureAt.getTime() / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'lakecams_camera_capture_interval_seconds',
+    help: 'Capture interval of each camera that is not paused',
+    labelNames: ['camera'],
+    registers: [registry],
+    async collect() {
+      const cameras = await read();
+      this.reset();
+      for (const camera of cameras ?? [])
+        if (!camera.paused) this.set({ camera: camera.name }, camera.intervalMin * 60);
+    },
+  });
+  new Gauge({
+    name: 'lakecams_cameras_offline',
+    help: `Cameras not paused whose last two pictures are equal (frozen) or that delivered none within ${SILENT_INTERVALS} intervals (silent)`,
+    labelNames: ['reason'],
+    registers: [registry],
+    async collect() {
+      const cameras = await read();
+      this.reset();
+      if (!cameras) return;
+      for (const reason of ['frozen', 'silent'] as const) {
+        this.set({ reason }, cameras.filter((camera) => !camera.paused && camera.offline === reason).length);
+      }
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import type { ServiceBus } from '@lakecams/bus';
 import { type CapturedImage, type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
-import { publishEvent } from '@lakecams/service-kit';
+import { Counter, Histogram, publishEvent, type Registry } from '@lakecams/service-kit';
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -32,6 +32,40 @@ export interface CaptureContext {
   source?: (camera: CameraRow, at: Date) => Promise<Buffer>;
   /** Deep-zoom tiles made from the pictures, pruned with them. */
   zoomTiles?: ZoomTiles;
+  metrics?: CaptureMetrics;
+}
+
+/** Told of every capture this replica finished, recorded or failed; a tick another replica took over is not. */
+export interface CaptureMetrics {
+  finished(outcome: 'ok' | 'failed', seconds: number): void;
+}
+
+/** `lakecams_captures_total{outcome}` and `lakecams_capture_duration_seconds{outcome}` on the app's registry. */
+export function captureMetrics(registry: Registry): CaptureMetrics {
+  const total = new Counter({
+    name: 'lakecams_captures_total',
+    help: 'Captures finished by this replica (scheduled, backfilled, retried or uploaded), by outcome ok or failed',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'lakecams_capture_duration_seconds',
+    help: 'Time from claim to recorded result of a capture: fetch, quality levels, store, score',
+    labelNames: ['outcome'],
+    // Fetches may take up to 15 s per attempt, with two retries.
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 45, 90],
+    registers: [registry],
+  });
+  for (const outcome of ['ok', 'failed']) {
+    total.inc({ outcome }, 0);
+    duration.zero({ outcome });
+  }
+  return {
+    finished(outcome, seconds) {
+      total.inc({ outcome });
+      duration.observe({ outcome }, seconds);
+    },
+  };
 }
 
 export function imageOf(camera: Pick<CameraRow, 'webcamId' | 'lat' | 'lng' | 'direction'>, name: string): Image {
@@ -178,10 +212,13 @@ async function runClaimedCapture(
       return true;
     });
     if (!recorded) return { outcome: 'skipped' };
+    context.metrics?.finished('ok', (performance.now() - started) / 1000);
     await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
     return { outcome: 'captured', image };
   } catch (error) {
     const message = (error as Error).message.slice(0, 500);
+    // Counted before it is recorded: a failure to record it is a failed capture too.
+    context.metrics?.finished('failed', (performance.now() - started) / 1000);
     await context.db.transaction().execute(async (trx) => {
       await mine(trx)
         .set({ status: 'failed', durationMs: Math.round(performance.now() - started), error: message })

@@ -7,8 +7,11 @@ export class PictureCache {
   readonly #entries = new Map<string, Buffer>();
   #bytes = 0;
   readonly maxBytes: number;
-  constructor(maxBytes = 64 * 1024 * 1024) {
+  readonly #lookups: { hit(): void; miss(): void } | undefined;
+  /** `lookups` is told of every `get`, hit or miss (the metrics' hit ratio). */
+  constructor(maxBytes = 64 * 1024 * 1024, lookups?: { hit(): void; miss(): void }) {
     this.maxBytes = maxBytes;
+    this.#lookups = lookups;
   }
 
   static key(webcamId: number, imageName: string, quality: string, selectionKey: string): string {
@@ -24,7 +27,8 @@ export class PictureCache {
     if (value) {
       this.#entries.delete(key);
       this.#entries.set(key, value);
-    }
+      this.#lookups?.hit();
+    } else this.#lookups?.miss();
     return value;
   }
 

@@ -1,3 +1,4 @@
+import { pictureCacheLookups, Registry } from '@lakecams/service-kit';
 import { describe, expect, it } from 'vitest';
 import { PictureCache } from '../src/picture-cache.ts';
 
@@ -24,5 +25,25 @@ describe('PictureCache', () => {
     cache.forgetCamera(1);
     expect(cache.size).toEqual({ entries: 1, bytes: 10 });
     expect(cache.has(PictureCache.key(12, '202611220600', 'LOW', 'b1'))).toBe(true);
+  });
+
+  it('counts each look-up as a hit or a miss, per cache', async () => {
+    const registry = new Registry();
+    const composed = new PictureCache(1000, pictureCacheLookups(registry, 'composed'));
+    const recent = new PictureCache(1000, pictureCacheLookups(registry, 'recent'));
+    composed.set('1|a|POOR|b1', bytes(10));
+    composed.get('1|a|POOR|b1');
+    composed.get('1|a|POOR|b1');
+    composed.get('1|b|POOR|b1');
+    // `has` answers a header, not a request for the picture: not counted.
+    composed.has('1|a|POOR|b1');
+    recent.get('1|a|POOR|b1');
+    const counted = (await registry.getSingleMetric('lakecams_picture_cache_lookups_total')?.get())?.values ?? [];
+    expect(Object.fromEntries(counted.map((v) => [`${v.labels.cache} ${v.labels.result}`, v.value]))).toEqual({
+      'composed hit': 2,
+      'composed miss': 1,
+      'recent hit': 0,
+      'recent miss': 1,
+    });
   });
 });

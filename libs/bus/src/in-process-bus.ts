@@ -69,6 +69,8 @@ interface Durable {
   due: Delivery[];
   members: Member[];
   turn: number;
+  /** Taken from the log and not yet acked, terminated or given up on (in flight or waiting to be redelivered). */
+  unsettled: number;
 }
 
 /** One message at a time, in arrival order, like a NATS subscription iterator. */
@@ -148,6 +150,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       const event = events[seq - firstSeq] as StoredEvent;
       if (subjectMatches(durable.filter, event.subject)) {
         durable.nextSeq = seq + 1;
+        durable.unsettled++;
         return { event, count: 0 };
       }
     }
@@ -169,7 +172,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   };
 
   const redeliver = (durable: Durable, delivery: Delivery, delayMs: number) => {
-    if (durable.maxDeliver > 0 && delivery.count >= durable.maxDeliver) return;
+    if (durable.maxDeliver > 0 && delivery.count >= durable.maxDeliver) {
+      durable.unsettled--;
+      return;
+    }
     later(delayMs, () => {
       durable.due.push(delivery);
       pump(durable);
@@ -191,9 +197,12 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     const ackTimer = later(durable.ackWaitMs, () => {
       if (close()) redeliver(durable, delivery, 0);
     });
+    const settle = () => {
+      if (close()) durable.unsettled--;
+    };
     const settlement: Settlement = {
-      ack: () => void close(),
-      term: () => void close(),
+      ack: settle,
+      term: settle,
       nak: (delayMs = 0) => {
         if (close()) redeliver(durable, delivery, delayMs);
       },
@@ -262,7 +271,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       let durable = durables.get(consumerOptions.durable);
       if (durable) Object.assign(durable, settings);
       else {
-        durable = { ...settings, nextSeq: 1, due: [], members: [], turn: 0 };
+        durable = { ...settings, nextSeq: 1, due: [], members: [], turn: 0, unsettled: 0 };
         durables.set(consumerOptions.durable, durable);
       }
       const member: Member = { handler: handler as DurableHandler<unknown>, busy: false, active: true };
@@ -293,6 +302,17 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
           followers.delete(follower);
         },
       };
+    },
+
+    async pendingEvents(name) {
+      const durable = durables.get(name);
+      if (!durable) throw new Error(`no durable consumer ${name}`);
+      const firstSeq = events[0]?.seq ?? lastSeq + 1;
+      let unread = 0;
+      for (let seq = Math.max(durable.nextSeq, firstSeq); seq <= lastSeq; seq++) {
+        if (subjectMatches(durable.filter, (events[seq - firstSeq] as StoredEvent).subject)) unread++;
+      }
+      return unread + durable.unsettled;
     },
 
     async request<R>(subject: string, data: unknown, requestOptions?: RequestOptions) {

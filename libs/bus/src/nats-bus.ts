@@ -222,6 +222,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       };
     },
 
+    async pendingEvents(durable) {
+      const info = await jsm.consumers.info(stream, durableName(durable));
+      return info.num_pending + info.num_ack_pending;
+    },
+
     async request<R>(subject: string, data: unknown, requestOptions?: RequestOptions) {
       const timeout = requestOptions?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
       let reply: Msg;

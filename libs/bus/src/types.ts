@@ -69,6 +69,11 @@ export interface Bus {
     responder: Responder<T, R>,
     options?: SubscribeOptions,
   ): Promise<Subscription>;
+  /**
+   * Events stored for a durable consumer and not yet acknowledged by it: not yet delivered, or delivered and
+   * not yet settled. Consumers sharing the durable name share the count. Throws for a durable never consumed.
+   */
+  pendingEvents(durable: string): Promise<number>;
   /** True while the bus can deliver (used by /ready). */
   isConnected(): boolean;
   /** Stop subscriptions, drain, close. */

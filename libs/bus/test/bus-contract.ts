@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Bus, BusLogger, DurableMessage } from '../src/index.ts';
 import { BusRequestError } from '../src/index.ts';
 
@@ -183,6 +183,31 @@ export function describeBusContract(name: string, makeBus: () => Promise<Bus>, o
         expect(received).toEqual([1, 3]);
       });
 
+      test('counts the events a durable has not acknowledged yet, delivered or not', async () => {
+        const bus = await open();
+        const name = durable();
+        const { promise: released, resolve: release } = Promise.withResolvers<void>();
+        const settled: number[] = [];
+        await bus.consume<number>(
+          async (message) => {
+            if (message.data === 1) await released;
+            if (message.data === 3) message.term();
+            else message.ack();
+            settled.push(message.data);
+          },
+          { durable: name, filter: subject('events.>') },
+        );
+        for (const n of [1, 2, 3]) await bus.publishEvent(subject(`events.camera${n}`), n);
+        await bus.publishEvent(subject('other.camera4'), 4);
+
+        await vi.waitUntil(async () => (await bus.pendingEvents(name)) === 3, { timeout: 5_000, interval: 20 });
+        expect(settled).toEqual([]);
+        release();
+        await waitUntil(() => settled.length === 3, 'every event was settled');
+        await vi.waitUntil(async () => (await bus.pendingEvents(name)) === 0, { timeout: 5_000, interval: 20 });
+        await expect(bus.pendingEvents(durable())).rejects.toThrow();
+      });
+
       test('redelivers a nak after its delay, counting deliveries', async () => {
         const bus = await open();
         const received: DurableMessage<number>[] = [];
@@ -253,19 +278,22 @@ export function describeBusContract(name: string, makeBus: () => Promise<Bus>, o
 
       test('gives up after maxDeliver deliveries', async () => {
         const bus = await open();
+        const name = durable();
         const received: DurableMessage<number>[] = [];
         await bus.consume<number>(
           (message) => {
             received.push(message);
             message.nak();
           },
-          { durable: durable(), filter: subject('events.>'), ackWaitMs: ACK_WAIT_MS, maxDeliver: 3 },
+          { durable: name, filter: subject('events.>'), ackWaitMs: ACK_WAIT_MS, maxDeliver: 3 },
         );
         await bus.publishEvent(subject('events.hopeless'), 1);
 
         await waitUntil(() => received.length === 3, 'three deliveries');
         await sleep(400);
         expect(received.map((message) => message.deliveryCount)).toEqual([1, 2, 3]);
+        // Given up on, it no longer waits for anyone.
+        await vi.waitUntil(async () => (await bus.pendingEvents(name)) === 0, { timeout: 5_000, interval: 20 });
       });
 
       test('naks an event whose handler throws, so it comes back', async () => {

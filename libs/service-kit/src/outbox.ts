@@ -2,6 +2,7 @@ import type { Bus } from '@lakecams/bus';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import pg from 'pg';
+import { Gauge, type Registry } from 'prom-client';
 
 /** Most events relayed in one transaction. */
 const BATCH = 100;
@@ -161,10 +162,17 @@ export async function createOutbox(
   sweeper.unref();
 
   return {
-    /** Events still waiting (shown by tests and metrics). */
+    /** Events still waiting (shown by tests). */
     async pending(): Promise<number> {
       const { rows } = await sql<{ n: string }>`select count(*) as n from lakecams_outbox`.execute(db);
       return Number(rows[0]?.n ?? 0);
+    },
+    /** Events still waiting, and how long the oldest has waited (0 when none does). */
+    async backlog(): Promise<OutboxBacklog> {
+      const { rows } = await sql<{ n: string; age: string | null }>`
+        select count(*) as n, extract(epoch from now() - min(created_at)) as age from lakecams_outbox
+      `.execute(db);
+      return { events: Number(rows[0]?.n ?? 0), oldestAgeSeconds: Math.max(0, Number(rows[0]?.age ?? 0)) };
     },
     /** Hand over what can be handed over now, then stop. */
     async close() {
@@ -179,4 +187,43 @@ export async function createOutbox(
       listener = undefined;
     },
   };
+}
+
+export interface OutboxBacklog {
+  events: number;
+  oldestAgeSeconds: number;
+}
+
+/**
+ * The outbox's backlog as gauges read at scrape time: a growing count or age means events do not reach the
+ * bus. Replicas of a service share its table and report the same numbers. When the table cannot be read
+ * both are NaN: unknown, not empty.
+ */
+export function registerOutboxMetrics(registry: Registry, backlog: () => Promise<OutboxBacklog>): void {
+  let reading: Promise<OutboxBacklog | null> | null = null;
+  // Both gauges are collected in the same scrape: one query serves them.
+  const read = () => {
+    reading ??= backlog()
+      .catch(() => null)
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  };
+  new Gauge({
+    name: 'lakecams_outbox_pending_events',
+    help: "Events in the service's outbox table not yet handed to the bus",
+    registers: [registry],
+    async collect() {
+      this.set((await read())?.events ?? Number.NaN);
+    },
+  });
+  new Gauge({
+    name: 'lakecams_outbox_oldest_event_age_seconds',
+    help: "Seconds the oldest event in the service's outbox table has waited for the bus (0 when none waits)",
+    registers: [registry],
+    async collect() {
+      this.set((await read())?.oldestAgeSeconds ?? Number.NaN);
+    },
+  });
 }

@@ -1,7 +1,8 @@
 import type { Bus, ServiceBus } from '@lakecams/bus';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createOutbox } from '../outbox.ts';
+import { Gauge, type Registry } from 'prom-client';
+import { createOutbox, registerOutboxMetrics } from '../outbox.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,12 +13,57 @@ declare module 'fastify' {
   }
 }
 
-/** The bus as services get it: everything it has but the durable publish, which is the outbox relay's alone. */
-function serviceBusOf(bus: Bus): ServiceBus {
+/**
+ * The bus as services get it: everything it has but the durable publish, which is the outbox relay's alone.
+ * The durable names it consumes are noted in `durables` (name → open consumers), for the lag metric.
+ */
+function serviceBusOf(bus: Bus, durables: Map<string, number>): ServiceBus {
   const relayOnly = (key: string | symbol) => key === 'publishEvent';
+  const consume: Bus['consume'] = async (handler, options) => {
+    const subscription = await bus.consume(handler, options);
+    durables.set(options.durable, (durables.get(options.durable) ?? 0) + 1);
+    let open = true;
+    return {
+      unsubscribe: async () => {
+        if (open) {
+          open = false;
+          const left = (durables.get(options.durable) ?? 1) - 1;
+          if (left > 0) durables.set(options.durable, left);
+          else durables.delete(options.durable);
+        }
+        await subscription.unsubscribe();
+      },
+    };
+  };
   return new Proxy(bus, {
-    get: (target, key, receiver) => (relayOnly(key) ? undefined : Reflect.get(target, key, receiver)),
+    get: (target, key, receiver) =>
+      relayOnly(key) ? undefined : key === 'consume' ? consume : Reflect.get(target, key, receiver),
     has: (target, key) => !relayOnly(key) && Reflect.has(target, key),
+  });
+}
+
+/**
+ * Events waiting for each durable consumer of this service, read from the bus at scrape time. Replicas share a
+ * durable and report the same count. A durable the bus cannot answer for (it is down) has no sample.
+ */
+function registerConsumerLag(registry: Registry, bus: Bus, durables: Map<string, number>): void {
+  new Gauge({
+    name: 'lakecams_bus_consumer_pending_messages',
+    help: 'Events stored for a durable consumer and not yet acknowledged (undelivered or in processing)',
+    labelNames: ['consumer'],
+    registers: [registry],
+    async collect() {
+      const counts = bus.isConnected()
+        ? await Promise.all(
+            [...durables.keys()].map(async (consumer) => ({
+              consumer,
+              pending: await bus.pendingEvents(consumer).catch(() => null),
+            })),
+          )
+        : [];
+      this.reset();
+      for (const { consumer, pending } of counts) if (pending !== null) this.set({ consumer }, pending);
+    },
   });
 }
 
@@ -28,10 +74,13 @@ function serviceBusOf(bus: Bus): ServiceBus {
  */
 export const busPlugin = fp(
   async (app: FastifyInstance, options: { bus: Bus; service: string; version: string; databaseUrl?: string }) => {
-    app.decorate('bus', serviceBusOf(options.bus));
+    const durables = new Map<string, number>();
+    app.decorate('bus', serviceBusOf(options.bus, durables));
+    if (app.hasDecorator('metrics')) registerConsumerLag(app.metrics, options.bus, durables);
     if (app.hasDecorator('db')) {
       const outbox = await createOutbox(options.bus, app.db, app.log, { connectionString: options.databaseUrl });
       app.decorate('outboxPending', outbox.pending);
+      if (app.hasDecorator('metrics')) registerOutboxMetrics(app.metrics, outbox.backlog);
       app.addHook('onClose', async () => outbox.close());
     }
     app.addReadinessCheck('bus', () => options.bus.isConnected());

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +22,16 @@ export const metricsPlugin = fp(
       registers: [registry],
     });
     app.decorate('metrics', registry);
+    if (app.hasDecorator('checkReadiness')) {
+      new Gauge({
+        name: 'lakecams_ready',
+        help: '1 while /ready would answer 200 (every dependency answers), else 0',
+        registers: [registry],
+        async collect() {
+          this.set((await app.checkReadiness()).ready ? 1 : 0);
+        },
+      });
+    }
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';
       if (route === '/metrics') return;

@@ -3,8 +3,10 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { registerCameraHealthMetrics } from '../../camera-health.ts';
 import {
   type CaptureContext,
+  captureMetrics,
   captureTick,
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_TAKEOVER_AFTER_MS,
@@ -48,7 +50,9 @@ export default fp(
         options.zoomTilesDir ?? (options.storeDir ? join(options.storeDir, '.zoom') : join(tmpdir(), 'lakecams-zoom')),
       ),
       ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
+      metrics: captureMetrics(app.metrics),
     };
+    registerCameraHealthMetrics(app.metrics, db);
     const scheduler = createCaptureScheduler(async (webcamId, tick) => {
       const camera = await app.cameraDirectory.byId(webcamId);
       // A camera paused on the job dashboard skips its scheduled ticks.

@@ -21,6 +21,7 @@ import {
   ErrorSchema,
   Id,
   Minute,
+  pictureCacheLookups,
   unavailable,
 } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -97,11 +98,14 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, options) => {
   const db = app.db as Kysely<Database>;
   await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES, files: 1, fields: 0 } });
-  const cache = new PictureCache(options.composedCacheBytes);
+  const cache = new PictureCache(options.composedCacheBytes, pictureCacheLookups(app.metrics, 'composed'));
   app.onLayersChange((webcamId) => cache.forgetCamera(webcamId));
   const composing = new Map<string, Promise<Buffer | null>>();
   // Pictures asked for recently stay in memory, keyed by their content (an upload can replace a minute's).
-  const pictures = new PictureCache(options.recentPicturesBytes ?? 32 * 1024 * 1024);
+  const pictures = new PictureCache(
+    options.recentPicturesBytes ?? 32 * 1024 * 1024,
+    pictureCacheLookups(app.metrics, 'recent'),
+  );
   app.onCameraChange(({ camera }) => pictures.forgetCamera(camera.webcamId));
   async function recentPictures(
     camera: { webcamId: number; name: string },
