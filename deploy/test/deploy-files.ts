@@ -226,6 +226,12 @@ export function healthRoutes(): Set<string> {
   return new Set([...source.matchAll(/app\.get\('([^']+)'/g)].map((match) => match[1] as string));
 }
 
+/** Paths the service kit's metrics plugin answers. */
+export function metricsRoutes(): Set<string> {
+  const source = readText('libs/service-kit/src/plugins/metrics.ts');
+  return new Set([...source.matchAll(/app\.get\('([^']+)'/g)].map((match) => match[1] as string));
+}
+
 /** Routes the gateway itself declares (besides /api proxying and the health plugin). */
 export function gatewayRoutes(): Set<string> {
   const source = readText('gateway/src/plugins/frontends.ts');

@@ -17,6 +17,7 @@ import {
   healthRoutes,
   type Loose,
   loadManifests,
+  metricsRoutes,
   parseDockerfile,
   parseEnvFile,
   readText,
@@ -161,6 +162,19 @@ describe('Kubernetes base', () => {
     // Services are ready with their dependencies; the gateway's /ready needs every service, so it uses /health.
     for (const service of SERVICES) expect(appContainer(`svc-${service}`).readinessProbe.httpGet.path).toBe('/ready');
     expect(appContainer('gateway').readinessProbe.httpGet.path).toBe('/health');
+  });
+
+  it('asks Prometheus to scrape the services and the gateway where their metrics are, and no other pod', () => {
+    for (const workload of workloads) {
+      const name = workload.metadata.name as string;
+      const annotations = workload.spec.template.metadata.annotations ?? {};
+      const scraped = (SERVICE_TARGETS as readonly string[]).includes(name);
+      expect(annotations['prometheus.io/scrape'], name).toBe(scraped ? 'true' : 'false');
+      if (!scraped) continue;
+      const http = (appContainer(name).ports as Loose[]).find((port) => port.name === 'http');
+      expect(annotations['prometheus.io/port'], name).toBe(String(http.containerPort));
+      expect(metricsRoutes(), name).toContain(annotations['prometheus.io/path']);
+    }
   });
 
   it('gives each container only environment variables the code reads, from ConfigMaps and the Secret that exist', () => {

@@ -1,0 +1,265 @@
+import { SERVICES } from '@lakecams/contracts';
+import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
+import { camerasHealth, offlineReason } from '../../svc-imaging/src/camera-health.ts';
+import { DEMO_CAMERAS } from '../../svc-webcam/src/demo-cameras.ts';
+import { type RunningPortal, startPortal } from '../portal.ts';
+
+const MONITORING = new URL('../../deploy/monitoring/', import.meta.url);
+const read = (file: string) => readFileSync(new URL(file, MONITORING), 'utf8');
+
+/** Series Prometheus makes itself rather than scraping them. */
+const PROMETHEUS_OWN = new Set(['up']);
+const PROMQL_WORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'inf',
+  'nan',
+  'atan2',
+]);
+
+/**
+ * Metric names a PromQL expression reads: identifiers that are neither functions (followed by `(`), nor
+ * keywords, nor label names (inside `{…}` or a `by (…)`-style list), nor strings, ranges or Grafana variables.
+ */
+function metricNamesIn(expr: string): Set<string> {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, ' ')
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\$\{?\w+\}?/g, ' ')
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ');
+  const names = new Set<string>();
+  for (const [, name, call] of bare.matchAll(/(?<![\w.:])([A-Za-z_:][\w:]*)(\s*\()?/g)) {
+    if (!call && !PROMQL_WORDS.has((name as string).toLowerCase())) names.add(name as string);
+  }
+  return names;
+}
+
+type Dashboard = {
+  panels: DashboardPanel[];
+  templating: { list: { type: string; query?: string | { query: string } }[] };
+};
+type DashboardPanel = { title: string; targets?: { expr: string }[]; panels?: DashboardPanel[] };
+
+function dashboardQueries(dashboard: Dashboard): string[] {
+  const panels = (list: DashboardPanel[]): DashboardPanel[] => list.flatMap((p) => [p, ...panels(p.panels ?? [])]);
+  const exprs = panels(dashboard.panels).flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+  // Variables: label_values(<metric>, <label>) reads a metric too.
+  for (const variable of dashboard.templating.list) {
+    if (variable.type !== 'query') continue;
+    const query = typeof variable.query === 'string' ? variable.query : (variable.query?.query ?? '');
+    const metric = /^label_values\(\s*([^,]+),/.exec(query)?.[1];
+    if (metric) exprs.push(metric);
+  }
+  return exprs;
+}
+
+type Rule = {
+  alert?: string;
+  expr?: string;
+  for?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+};
+type RulesFile = { groups: { name: string; rules: Rule[] }[] };
+
+/** Families announced by `# TYPE` lines, and the samples, of a Prometheus text exposition. */
+function exposition(text: string) {
+  const types = new Map<string, string>();
+  for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) types.set(name as string, type as string);
+  const samples = [...text.matchAll(/^([A-Za-z_:][\w:]*)(\{[^}]*\})? (\S+)$/gm)].map(([, name, labels, value]) => ({
+    name: name as string,
+    labels: labels ?? '',
+    value: Number(value),
+  }));
+  return { types, samples };
+}
+
+/** A referenced name is exported as itself, or as a histogram's or summary's series. */
+function isExported(name: string, types: Map<string, string>): boolean {
+  if (types.has(name)) return true;
+  const series = /^(.*)_(bucket|sum|count)$/.exec(name);
+  if (!series) return false;
+  const type = types.get(series[1] as string);
+  return type === 'histogram' || (type === 'summary' && series[2] !== 'bucket');
+}
+
+const dashboard = JSON.parse(read('grafana-dashboard.json')) as Dashboard;
+const rules = parse(read('alerts.yaml')) as RulesFile;
+const alertExprs = rules.groups.flatMap((group) => group.rules.map((rule) => rule.expr ?? ''));
+const namesOf = (exprs: string[]) => new Set(exprs.flatMap((expr) => [...metricNamesIn(expr)]));
+
+describe('metric names in PromQL', () => {
+  it('finds the metrics, not the functions, keywords, labels, ranges or variables', () => {
+    const expr = `histogram_quantile(0.99, sum by (service, le) (rate(a_seconds_bucket{route!~"/x|y"}[$__rate_interval])))
+      > 1 and on (service) sum(rate(b_total[5m] offset 1h)) / ignoring(x) group_left c_gauge > bool 1e3 unless d`;
+    expect([...metricNamesIn(expr)].sort()).toEqual(['a_seconds_bucket', 'b_total', 'c_gauge', 'd']);
+  });
+});
+
+describe('alert rules', () => {
+  it('have the shape Prometheus loads: groups of rules with alert, expr, for, severity and summary', () => {
+    expect(rules.groups.length).toBeGreaterThan(0);
+    const names = new Set<string>();
+    for (const group of rules.groups) {
+      expect(group.name).toMatch(/^\S+$/);
+      expect(group.rules.length, group.name).toBeGreaterThan(0);
+      for (const rule of group.rules) {
+        expect(Object.keys(rule).sort(), rule.alert).toEqual(['alert', 'annotations', 'expr', 'for', 'labels']);
+        expect(rule.alert).toMatch(/^[A-Z][A-Za-z]+$/);
+        expect(names.has(rule.alert as string), `${rule.alert} twice`).toBe(false);
+        names.add(rule.alert as string);
+        expect(rule.expr?.trim(), rule.alert).toBeTruthy();
+        expect(rule.for, rule.alert).toMatch(/^\d+[smh]$/);
+        expect(['critical', 'warning', 'info'], rule.alert).toContain(rule.labels?.severity);
+        expect(rule.annotations?.summary?.trim(), rule.alert).toBeTruthy();
+        // Every {{ … }} in an annotation is one of Prometheus's template values.
+        for (const text of Object.values(rule.annotations ?? {})) {
+          for (const [, inner] of text.matchAll(/\{\{(.*?)\}\}/g))
+            expect(inner, rule.alert).toMatch(/^\s*\$(labels\.\w+|value)\b/);
+        }
+      }
+    }
+  });
+
+  it('watch offline cameras, capture failures, the outbox, readiness, errors and p99', () => {
+    const used = namesOf(alertExprs);
+    for (const name of [
+      'lakecams_camera_last_capture_timestamp_seconds',
+      'lakecams_camera_capture_interval_seconds',
+      'lakecams_captures_total',
+      'lakecams_outbox_oldest_event_age_seconds',
+      'lakecams_ready',
+      'up',
+      'http_request_duration_seconds_count',
+      'http_request_duration_seconds_bucket',
+    ]) {
+      expect(used, name).toContain(name);
+    }
+    expect(alertExprs.some((expr) => expr.includes('status_code=~"5.."'))).toBe(true);
+    expect(alertExprs.some((expr) => expr.includes('histogram_quantile(0.99'))).toBe(true);
+  });
+});
+
+describe('the dashboard and the alert rules, against the metrics a running portal exports', () => {
+  const databases = testDatabasePrefix();
+  let portal: RunningPortal;
+  /** `lakecams_camera_last_capture_timestamp_seconds` of every demo camera. */
+  let pictures: { name: string; labels: string; value: number }[];
+
+  beforeAll(async () => {
+    portal = await startPortal({
+      port: 0,
+      logLevel: 'silent',
+      databaseServerUrl: TEST_DATABASE_SERVER,
+      databasePrefix: databases.prefix,
+      schedule: false,
+      // The demo cameras' first pictures are captures: they fill the capture and camera metrics.
+      demoBackfillMinutes: 10,
+    });
+    // Until every demo camera has its first picture.
+    const delivered = async () => {
+      const { samples } = exposition((await portal.services.imaging.inject({ url: '/metrics' })).body);
+      const found = samples.filter((s) => s.name === 'lakecams_camera_last_capture_timestamp_seconds');
+      return found.length === DEMO_CAMERAS.length ? found : null;
+    };
+    pictures = await vi.waitUntil(delivered, { timeout: 90_000, interval: 250 });
+  }, 150_000);
+
+  afterAll(async () => {
+    await portal?.close();
+    await databases.dropAll(SERVICES);
+  });
+
+  /** Every app's /metrics: the gateway over HTTP, the services in this process. */
+  async function scrapeAll() {
+    const texts: Record<string, string> = { gateway: await (await fetch(`${portal.url}/metrics`)).text() };
+    for (const service of SERVICES) {
+      const answer = await portal.services[service].inject({ url: '/metrics' });
+      expect(answer.statusCode, service).toBe(200);
+      texts[service] = answer.body;
+    }
+    return Object.fromEntries(Object.entries(texts).map(([app, text]) => [app, exposition(text)]));
+  }
+
+  it('exports every metric the dashboard and the rules read, after captures and picture requests', async () => {
+    const imaging = portal.services.imaging;
+    const camera = /camera="([^"]+)"/.exec(pictures[0]?.labels ?? '')?.[1] as string;
+
+    // A picture as a browser asks for it: the entitlement URL through the gateway, then its name; then the
+    // name once more from svc-imaging itself, past whatever the gateway keeps.
+    const entitlement = await fetch(`${portal.url}/api/Image/Get/camera/${encodeURIComponent(camera)}.jpg`, {
+      redirect: 'manual',
+    });
+    expect(entitlement.status).toBe(302);
+    const picture = new URL(entitlement.headers.get('location') as string, portal.url);
+    expect((await fetch(picture)).status).toBe(200);
+    expect((await imaging.inject({ url: `${picture.pathname}${picture.search}` })).statusCode).toBe(200);
+
+    const apps = await scrapeAll();
+    const exported = new Map<string, string>();
+    for (const { types } of Object.values(apps)) for (const [name, type] of types) exported.set(name, type);
+
+    const referenced = namesOf([...dashboardQueries(dashboard), ...alertExprs]);
+    // Not vacuous: the dashboard's panels and the rules name the portal's own metrics.
+    expect(referenced.size).toBeGreaterThan(10);
+    const missing = [...referenced].filter((name) => !PROMETHEUS_OWN.has(name) && !isExported(name, exported));
+    expect(missing).toEqual([]);
+    // The dashboard shows everything the rules alert on.
+    const shown = namesOf(dashboardQueries(dashboard));
+    for (const name of namesOf(alertExprs)) expect(shown, name).toContain(name);
+
+    const value = (app: string, name: string, labels = '') =>
+      apps[app]?.samples.find((s) => s.name === name && s.labels.includes(labels))?.value;
+    // Every app says it is ready; every service reports its outbox and each durable consumer it reads.
+    for (const app of ['gateway', ...SERVICES]) expect(value(app, 'lakecams_ready'), app).toBe(1);
+    for (const service of SERVICES) {
+      expect(value(service, 'lakecams_outbox_pending_events'), service).toBeGreaterThanOrEqual(0);
+      expect(value(service, 'lakecams_outbox_oldest_event_age_seconds'), service).toBeGreaterThanOrEqual(0);
+      const consumers = apps[service]?.samples.filter((s) => s.name === 'lakecams_bus_consumer_pending_messages');
+      expect(consumers?.length, service).toBeGreaterThan(0);
+      for (const consumer of consumers ?? []) expect(consumer.labels).toMatch(new RegExp(`consumer="svc-${service}-`));
+    }
+    // The camera's latest picture is recent, its interval known, and it is not counted offline.
+    const last = value('imaging', 'lakecams_camera_last_capture_timestamp_seconds', `camera="${camera}"`);
+    expect(Date.now() / 1000 - (last ?? 0)).toBeLessThan(600);
+    expect(value('imaging', 'lakecams_camera_capture_interval_seconds', `camera="${camera}"`)).toBeGreaterThan(0);
+    expect(value('imaging', 'lakecams_cameras_offline', 'reason="silent"')).toBe(0);
+    expect(value('imaging', 'lakecams_captures_total', 'outcome="ok"')).toBeGreaterThanOrEqual(pictures.length);
+    expect(value('imaging', 'lakecams_capture_duration_seconds_count', 'outcome="ok"')).toBeGreaterThanOrEqual(
+      pictures.length,
+    );
+    // The picture was read from the store once, then from memory.
+    expect(value('imaging', 'lakecams_picture_cache_lookups_total', 'cache="recent",result="miss"')).toBeGreaterThan(0);
+    expect(value('imaging', 'lakecams_picture_cache_lookups_total', 'cache="recent",result="hit"')).toBeGreaterThan(0);
+  });
+
+  it('counts offline cameras by the rule the job dashboard and the offline layers use', async () => {
+    const imaging = portal.services.imaging;
+    const db = imaging.captureContext.db;
+    const cameras = await imaging.cameraDirectory.list();
+    const dayLater = new Date(Date.now() + 24 * 60 * 60_000);
+    // Now every camera has delivered; a day later every one is silent.
+    for (const at of [new Date(), dayLater]) {
+      const health = await camerasHealth(db, at);
+      expect(health.map((camera) => camera.name).sort()).toEqual(cameras.map((camera) => camera.name).sort());
+      for (const camera of cameras) {
+        const judged = health.find((h) => h.name === camera.name)?.offline;
+        expect(judged, camera.name).toBe(await offlineReason(db, camera, at));
+      }
+    }
+    expect(new Set((await camerasHealth(db, dayLater)).map((camera) => camera.offline))).toEqual(new Set(['silent']));
+  });
+});
