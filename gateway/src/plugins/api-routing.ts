@@ -1,6 +1,6 @@
 import replyFrom from '@fastify/reply-from';
 import { ownerOfApiPath, PICTURE_PATH_PREFIX } from '@lakecams/contracts';
-import { errorBody } from '@lakecams/service-kit';
+import { errorBody, pictureCacheLookups } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayPictureCache, keptHeaders } from '../picture-cache.ts';
 import { replicaPicker, type ServiceTarget, type ServiceTargets } from '../service-targets.ts';
@@ -60,7 +60,8 @@ export async function apiRoutingPlugin(
   // Pictures by their immutable names: shared by caches, so they take no cookie and no API session, and the
   // gateway keeps the public ones in memory (docs/decisions.md, "Pictures in the gateway's memory").
   const cacheBytes = options.pictureCacheBytes ?? 0;
-  const pictures = cacheBytes > 0 ? new GatewayPictureCache(cacheBytes) : null;
+  const pictures =
+    cacheBytes > 0 ? new GatewayPictureCache(cacheBytes, pictureCacheLookups(app.metrics, 'gateway')) : null;
   const fetching = new Map<string, Promise<Answer | null>>();
   const fetchPicture = async (request: FastifyRequest, target: ServiceTarget): Promise<Answer | null> => {
     const headers = { 'x-forwarded-for': request.ip };
