@@ -76,6 +76,17 @@ describe('one API reference for the whole portal', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('says what the answers are: the news as text, pictures as images', () => {
+    expect(Object.keys(document.paths['/api/News/News/news']?.get?.responses['200']?.content ?? {})).toEqual([
+      'text/plain',
+    ]);
+    expect(Object.keys(document.paths['/pictures/{camera}/{file}']?.get?.responses['200']?.content ?? {})).toEqual([
+      'image/jpeg',
+      'image/avif',
+      'image/webp',
+    ]);
+  });
+
   it('serves Swagger UI over the document at /api/docs, with its files from the portal itself', async () => {
     const page = await fetch(`${p.url}/api/docs/`);
     expect(page.status).toBe(200);

@@ -353,7 +353,20 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
           e: Type.Optional(Type.String({ maxLength: 12 })),
           s: Type.Optional(Type.String({ maxLength: 64 })),
         }),
-        response: { 302: Type.Null(), 403: ErrorSchema, 404: ErrorSchema },
+        response: {
+          200: {
+            description: 'The picture; its name says the level and the format',
+            content: Object.fromEntries(
+              ['image/jpeg', 'image/avif', 'image/webp'].map((type) => [
+                type,
+                { schema: Type.String({ contentEncoding: 'binary' }) },
+              ]),
+            ),
+          },
+          302: Type.Null(),
+          403: ErrorSchema,
+          404: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -7,7 +7,14 @@ import { ErrorSchema } from '../../../schemas.ts';
 const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/News/News/news',
-    { schema: { summary: 'The news text shown below the header', response: { 200: Type.String() } } },
+    {
+      schema: {
+        summary: 'The news text shown below the header',
+        response: {
+          200: { description: 'The news as plain text', content: { 'text/plain': { schema: Type.String() } } },
+        },
+      },
+    },
     async (_request, reply) => reply.type('text/plain; charset=utf-8').send(await app.webcamRepository.news()),
   );
 
