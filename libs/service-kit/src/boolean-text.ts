@@ -13,3 +13,12 @@ export const booleanTextResponse = {
 export function replyTrue(reply: FastifyReply): FastifyReply {
   return reply.type('text/plain; charset=utf-8').send('true');
 }
+
+/** An answer that is not JSON (a picture, a clip, a page, a plain text), declared by its media types. */
+export function mediaResponse(
+  description: string,
+  types: string[],
+  schema: object = { type: 'string', contentEncoding: 'binary' },
+) {
+  return { description, content: Object.fromEntries(types.map((type) => [type, { schema }])) };
+}

@@ -1,4 +1,4 @@
-export { booleanTextResponse, BooleanText, replyTrue } from './boolean-text.ts';
+export { booleanTextResponse, BooleanText, mediaResponse, replyTrue } from './boolean-text.ts';
 export { ifNoneMatchHits, replyNotModified } from './conditional-request.ts';
 export {
   BaseConfigSchema,

@@ -29,8 +29,28 @@ export function documentedSchema(
     if (!schema?.response) response['200'] ??= { description: 'Default Response' };
     documented.response = response;
   };
-  if (schema?.body || schema?.querystring || schema?.params) refusal(400, 'The input does not fit the schema');
   const rule = accessRuleOf(route.onRequest) ?? accessRuleOf(route.preHandler);
+  // Every route hears the Impersonate header (an administrator acting as a user) before anything else.
+  const headers = (schema?.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
+  documented.headers = {
+    ...headers,
+    properties: {
+      ...headers.properties,
+      impersonate: {
+        type: 'string',
+        format: 'uuid',
+        description: 'An administrator acts as this user: the call answers as it would for them',
+      },
+    },
+  };
+  refusal(400, 'The input does not fit the schema, or Impersonate is no user id');
+  refusal(
+    403,
+    rule?.role
+      ? `The caller lacks the role ${rule.role}, or sent Impersonate without being an administrator`
+      : 'Impersonate sent by a caller who is not an administrator',
+  );
+  refusal(404, 'Impersonate names no known user');
   const cookie = (route.config as { acceptsAccessCookie?: boolean } | undefined)?.acceptsAccessCookie;
   // A public route that reads the cookie answers more to a signed-in caller: signing in is optional there.
   if (!rule && cookie) documented.security = [{}, { bearerAuth: [] }, { accessCookie: [] }];
@@ -38,7 +58,6 @@ export function documentedSchema(
     documented.security = [{ bearerAuth: [] }, ...(cookie ? [{ accessCookie: [] }] : [])];
     refusal(401, 'No valid access token');
     if (rule.role) {
-      refusal(403, `The caller lacks the role ${rule.role}`);
       documented.description = [schema?.description, `Needs the role ${rule.role}.`].filter(Boolean).join(' ');
     }
   }

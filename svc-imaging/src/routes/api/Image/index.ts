@@ -20,6 +20,7 @@ import {
   validateWith,
   ErrorSchema,
   Id,
+  mediaResponse,
   Minute,
   pictureCacheLookups,
   unavailable,
@@ -342,6 +343,10 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       .send(bytes);
   }
 
+  const PICTURE_REDIRECT = Type.Null({
+    description: "To the picture's immutable name (Location), private to the caller; signed above the public level",
+  });
+
   app.get(
     '/pictures/:camera/:file',
     {
@@ -384,7 +389,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
         summary: "A camera's current image at the caller's quality; `page`: as that referer page gets it (its owner)",
         params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
         querystring: Type.Object({ page: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })) }),
-        response: { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
+        response: { 302: PICTURE_REDIRECT, 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (request, reply) => {
@@ -402,7 +407,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         summary: 'One earlier image of a camera, by its capture time yyyyMMddHHmm',
         params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
-        response: { 400: ErrorSchema, 404: ErrorSchema },
+        response: { 302: PICTURE_REDIRECT, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (request, reply) => {
@@ -510,6 +515,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
         schema: {
           summary: 'Built-in demo camera picture (embedded mode)',
           params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
+          response: { 200: mediaResponse('The picture', ['image/jpeg']), 400: ErrorSchema },
         },
       },
       async (request, reply) => {

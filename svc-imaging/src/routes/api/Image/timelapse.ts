@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isValidCameraName } from '@lakecams/contracts';
-import { ErrorSchema, errorBody, replyNotModified } from '@lakecams/service-kit';
+import { ErrorSchema, errorBody, mediaResponse, replyNotModified } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import { callerQuality } from '../../../delivery/caller-quality.ts';
 import { byteRangeOf, clipDayOf } from '../../../delivery/timelapse-request.ts';
@@ -16,8 +16,9 @@ const timelapseRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A camera's day as a time-lapse clip (yyyy-MM-dd.mp4) at the caller's quality, up to 1280 px wide",
         params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
         response: {
-          200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'video/mp4' }),
-          206: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'part of the video/mp4' }),
+          200: mediaResponse('The clip', ['video/mp4']),
+          206: mediaResponse('The part of the clip a Range asked for', ['video/mp4']),
+          409: ErrorSchema,
           304: Type.Null(),
           400: ErrorSchema,
           404: ErrorSchema,

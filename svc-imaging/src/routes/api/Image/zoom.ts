@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { imageNameOf, isValidCameraName, QUALITIES } from '@lakecams/contracts';
-import { ErrorSchema, errorBody } from '@lakecams/service-kit';
+import { ErrorSchema, errorBody, mediaResponse } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -78,7 +78,10 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Deep Zoom descriptor of one picture (yyyyMMddHHmm.dzi) at the given level',
         params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
         querystring: LevelQuery,
-        response: { 200: Type.String(), ...refusals },
+        response: {
+          200: mediaResponse('The Deep Zoom descriptor', ['application/xml'], { type: 'string' }),
+          ...refusals,
+        },
       },
     },
     async (request, reply) => {
@@ -107,7 +110,7 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tile: Type.String({ maxLength: 16 }),
         }),
         querystring: LevelQuery,
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...refusals },
+        response: { 200: mediaResponse('The tile', ['image/jpeg']), ...refusals },
       },
     },
     async (request, reply) => {
@@ -116,7 +119,9 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!isValidCameraName(camera) || !MOMENT.test(moment) || !/^\d{1,2}$/.test(zoomLevel))
         return reply
           .code(400)
-          .send(errorBody(400, 'Expected /api/Image/Zoom/camera/<camera>/<yyyyMMddHHmm>_files/<level>/<col>_<row>.jpg'));
+          .send(
+            errorBody(400, 'Expected /api/Image/Zoom/camera/<camera>/<yyyyMMddHHmm>_files/<level>/<col>_<row>.jpg'),
+          );
       if (!/^\d{1,4}_\d{1,4}\.jpg$/.test(tile))
         return reply.code(400).send(errorBody(400, 'A tile is named <column>_<row>.jpg'));
       const zoom = await zoomOf(request, reply, camera, moment);

@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ADMIN_ROLE, booleanTextResponse, replyTrue, errorBody, ErrorSchema, Id } from '@lakecams/service-kit';
+import {
+  ADMIN_ROLE,
+  booleanTextResponse,
+  ErrorSchema,
+  errorBody,
+  Id,
+  mediaResponse,
+  replyTrue,
+} from '@lakecams/service-kit';
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
@@ -20,7 +28,14 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/Jobs/dashboard',
-    { config: cookieAuth, onRequest: admin, schema: { summary: 'The job dashboard page (Admin)' } },
+    {
+      config: cookieAuth,
+      onRequest: admin,
+      schema: {
+        summary: 'The job dashboard page (Admin)',
+        response: { 200: mediaResponse('The page', ['text/html'], { type: 'string' }) },
+      },
+    },
     async (_request, reply) =>
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_HTML),
   );

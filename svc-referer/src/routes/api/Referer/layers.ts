@@ -14,6 +14,7 @@ import {
   ErrorSchema,
   Id,
   isDatabaseId,
+  mediaResponse,
   replyNotModified,
   replyTrue,
 } from '@lakecams/service-kit';
@@ -42,7 +43,6 @@ const WebcamSchema = Type.Object({
   intervalMin: Type.Integer(),
   webcamType: Type.String(),
 });
-const PngSchema = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 const LayerQuery = Type.Object({ layerId: Id(), cameraId: Id() });
 const wire = ({ refererUserId: _owner, imageHash: _hash, ...layer }: StoredLayer) => layer;
 
@@ -120,7 +120,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: "A layer's image (PNG)",
         querystring: LayerQuery,
-        response: { 200: PngSchema, 304: Type.Null(), ...errors },
+        response: { 200: mediaResponse("The layer's PNG", ['image/png']), 304: Type.Null(), ...errors },
       },
     },
     async (request, reply) => {
@@ -155,7 +155,12 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Save a layer (multipart: url, level, id, file, enabled, cron, cameraId); returns its id',
         consumes: ['multipart/form-data'],
-        response: { 200: Type.String(), ...errors, 413: ErrorSchema, 415: ErrorSchema },
+        response: {
+          200: mediaResponse('The id of the saved layer', ['text/plain'], { type: 'string', pattern: '^[0-9]+$' }),
+          ...errors,
+          413: ErrorSchema,
+          415: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {
