@@ -1,3 +1,4 @@
+import { CAMERA_RULES, REGISTER_RULES } from '@lakecams/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServiceRoute, ROUTE_ACCESS } from './security/route-access.ts';
@@ -6,7 +7,7 @@ import { type SecurityPortal, startSecurityPortal } from './security/security-po
 interface Operation {
   security?: Record<string, string[]>[];
   responses: Record<string, { content?: Record<string, unknown> }>;
-  requestBody?: unknown;
+  requestBody?: { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> };
 }
 interface Document {
   openapi: string;
@@ -74,6 +75,20 @@ describe('one API reference for the whole portal', () => {
       if (access.cookieAuth && !schemes.includes('accessCookie')) wrong.push(`${key}: the cookie is not declared`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('states the business rules the services check on their schemas: names, urls, phones, lengths, ranges', () => {
+    const body = (path: string) =>
+      document.paths[path]?.post?.requestBody?.content['application/json']?.schema.properties ?? {};
+    const camera = body('/api/Webcam/Set');
+    expect(camera.name).toMatchObject({ pattern: CAMERA_RULES.name.pattern?.value, maxLength: 64 });
+    expect(camera.pattern).toMatchObject({ pattern: CAMERA_RULES.pattern.pattern?.value, maxLength: 2000 });
+    expect(camera.distance).toMatchObject({ minimum: 1, maximum: 20 });
+    expect(camera.angle).toMatchObject({ minimum: 1, maximum: 360 });
+    expect(camera.intervalMin).toMatchObject({ minimum: 1, maximum: 60 });
+    const register = body('/api/Register/Register');
+    expect(register.phoneNumber).toMatchObject({ pattern: REGISTER_RULES.phoneNumber.pattern?.value });
+    expect(register.password).toMatchObject({ pattern: REGISTER_RULES.password.pattern?.value });
   });
 
   it('says what the answers are: the news as text, pictures as images', () => {

@@ -9,7 +9,7 @@ import { errorBody } from './plugins/errors.ts';
  * with the same message the form shows. Runs before schema validation, which then checks types.
  */
 export function validateWith(rules: FormRules, source: 'body' | 'query') {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  const hook = async (request: FastifyRequest, reply: FastifyReply) => {
     const raw = source === 'body' ? request.body : request.query;
     const values =
       typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
@@ -17,6 +17,24 @@ export function validateWith(rules: FormRules, source: 'body' | 'query') {
     const first = Object.values(errors)[0];
     if (first) return reply.code(400).send(errorBody(400, first as string));
   };
+  return Object.assign(hook, { [FORM_RULES]: { rules, source } });
+}
+
+/** Marks validateWith's hooks, so the OpenAPI document can state the rules they check. */
+export const FORM_RULES = Symbol('form rules');
+
+/** The form rules a route's hooks check, by where they look. */
+export function formRulesOf(hooks: unknown): { rules: FormRules; source: 'body' | 'query' }[] {
+  return [hooks].flat().flatMap((hook) =>
+    typeof hook === 'function' && FORM_RULES in hook
+      ? [
+          (hook as unknown as Record<symbol, { rules: FormRules; source: 'body' | 'query' }>)[FORM_RULES] as {
+            rules: FormRules;
+            source: 'body' | 'query';
+          },
+        ]
+      : [],
+  );
 }
 
 /**

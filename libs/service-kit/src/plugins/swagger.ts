@@ -3,6 +3,8 @@ import { ACCESS_COOKIE } from '@lakecams/contracts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { accessRuleOf } from './auth.ts';
+import type { FieldRule, FormRules } from '@lakecams/contracts';
+import { formRulesOf } from '../validation.ts';
 import { ErrorSchema } from './errors.ts';
 
 /** How callers prove who they are: the access token as a bearer header, or (picture routes) its cookie. */
@@ -12,6 +14,31 @@ export const SECURITY_SCHEMES = {
 } as const;
 
 type Schema = Record<string, unknown> & { response?: Record<string, unknown>; description?: string };
+type ObjectSchema = { properties?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+
+/** What a form rule checks, as JSON Schema keywords on its field. */
+function ruleKeywords(rule: FieldRule): Record<string, unknown> {
+  return {
+    ...(rule.minLength ? { minLength: rule.minLength.value } : {}),
+    ...(rule.maxLength ? { maxLength: rule.maxLength.value } : {}),
+    ...(rule.pattern ? { pattern: rule.pattern.value } : {}),
+    ...(rule.oneOf ? { enum: [...rule.oneOf.values] } : {}),
+    ...(rule.range ? { minimum: rule.range.min, maximum: rule.range.max } : {}),
+  };
+}
+
+/** The schema with each field's form rule stated on it (the rule is what the route checks first). */
+function withRules(schema: unknown, rules: FormRules): ObjectSchema | undefined {
+  const object = schema as ObjectSchema | undefined;
+  if (!object?.properties) return object;
+  const properties = Object.fromEntries(
+    Object.entries(object.properties).map(([name, property]) => {
+      const rule = rules[name];
+      return [name, rule ? { ...property, ...ruleKeywords(rule) } : property];
+    }),
+  );
+  return { ...object, properties };
+}
 
 /**
  * The document's view of a route, the route itself untouched: who may call it (from the requireUser or
@@ -19,10 +46,14 @@ type Schema = Record<string, unknown> & { response?: Record<string, unknown>; de
  */
 export function documentedSchema(
   schema: Schema | undefined,
-  route: Pick<RouteOptions, 'onRequest' | 'preHandler' | 'config'>,
+  route: Pick<RouteOptions, 'onRequest' | 'preHandler' | 'preValidation' | 'config'>,
 ): Schema {
   const response: Record<string, unknown> = { ...schema?.response };
   const documented: Schema = { ...schema };
+  for (const { rules, source } of [...formRulesOf(route.preValidation), ...formRulesOf(route.preHandler)]) {
+    const key = source === 'body' ? 'body' : 'querystring';
+    if (documented[key]) documented[key] = withRules(documented[key], rules);
+  }
   const refusal = (status: number, description: string) => {
     response[status] ??= { ...ErrorSchema, description };
     // Without a success answer of its own, the route's 200 would no longer be listed.
