@@ -91,6 +91,15 @@ describe('one API reference for the whole portal', () => {
     expect(register.password).toMatchObject({ pattern: REGISTER_RULES.password.pattern?.value });
   });
 
+  it('describes the multipart bodies of a layer and of a picture uploaded by hand', () => {
+    const form = (path: string) =>
+      Object.keys(document.paths[path]?.post?.requestBody?.content['multipart/form-data']?.schema.properties ?? {});
+    expect(form('/api/Referer/SetLayer/layer')).toEqual(
+      expect.arrayContaining(['url', 'cameraId', 'level', 'id', 'cron', 'enabled', 'file']),
+    );
+    expect(form('/api/Image/Upload')).toEqual(['file']);
+  });
+
   it('says what the answers are: the news as text, pictures as images', () => {
     expect(Object.keys(document.paths['/api/News/News/news']?.get?.responses['200']?.content ?? {})).toEqual([
       'text/plain',

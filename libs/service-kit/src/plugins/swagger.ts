@@ -13,6 +13,13 @@ export const SECURITY_SCHEMES = {
   accessCookie: { type: 'apiKey', in: 'cookie', name: ACCESS_COOKIE },
 } as const;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The fields of a multipart/form-data body the route reads itself, for the OpenAPI document only. */
+    multipartBody?: object;
+  }
+}
+
 type Schema = Record<string, unknown> & { response?: Record<string, unknown>; description?: string };
 type ObjectSchema = { properties?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
@@ -50,6 +57,11 @@ export function documentedSchema(
 ): Schema {
   const response: Record<string, unknown> = { ...schema?.response };
   const documented: Schema = { ...schema };
+  const multipart = (route.config as { multipartBody?: object } | undefined)?.multipartBody;
+  if (multipart) {
+    documented.body = multipart;
+    documented.consumes = ['multipart/form-data'];
+  }
   for (const { rules, source } of [...formRulesOf(route.preValidation), ...formRulesOf(route.preHandler)]) {
     const key = source === 'body' ? 'body' : 'querystring';
     if (documented[key]) documented[key] = withRules(documented[key], rules);

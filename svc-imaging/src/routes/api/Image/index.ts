@@ -465,6 +465,9 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     '/api/Image/Upload',
     {
       onRequest: app.requireRole(ADMIN_ROLE),
+      config: {
+        multipartBody: Type.Object({ file: Type.String({ contentEncoding: 'binary', description: 'The picture' }) }),
+      },
       schema: {
         summary: "Upload a picture by hand (multipart field file); it becomes the camera's current image (Admin)",
         consumes: ['multipart/form-data'],

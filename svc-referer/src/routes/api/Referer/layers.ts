@@ -152,6 +152,22 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/Referer/SetLayer/layer',
     {
       onRequest: app.requireUser,
+      config: {
+        multipartBody: Type.Object({
+          url: Type.String({ maxLength: 2000, description: 'The partner page' }),
+          cameraId: Type.String({ pattern: '^[0-9]+$' }),
+          level: Type.Optional(Type.Enum([...LAYER_LEVELS], { default: 'BASE' })),
+          id: Type.Optional(Type.String({ pattern: '^[0-9]*$', description: 'Empty or 0 for a new layer' })),
+          cron: Type.Optional(Type.String({ description: 'When a TIME layer shows (croner syntax)' })),
+          enabled: Type.Optional(Type.Enum(['true', 'false'], { default: 'true' })),
+          file: Type.Optional(
+            Type.String({
+              contentEncoding: 'binary',
+              description: "PNG or JPEG for the camera's full size; a new layer needs one",
+            }),
+          ),
+        }),
+      },
       schema: {
         summary: 'Save a layer (multipart: url, level, id, file, enabled, cron, cameraId); returns its id',
         consumes: ['multipart/form-data'],
