@@ -135,6 +135,13 @@ describe('the API answers as its reference says', () => {
     expect(problems).toEqual([]);
   }, 300_000);
 
+  it('declares what the HTTP layer answers: a path segment too long, headers too large', async () => {
+    const long = await p.call({ method: 'GET', path: `/api/Image/Get/camera/${'x'.repeat(150)}.jpg` });
+    expect([long.status, contractProblem('GET', '/api/Image/Get/camera/:file', long)]).toEqual([414, null]);
+    const operation = document.paths['/api/Webcam/GetImages']?.get;
+    expect(Object.keys(operation?.responses ?? {})).toContain('431');
+  });
+
   it('declares the refusals of invalid input: every query value a NUL, bodies that are no JSON or no form', async () => {
     const problems: string[] = [];
     for (const key of keys()) {

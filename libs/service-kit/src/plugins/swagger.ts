@@ -94,6 +94,8 @@ export function documentedSchema(
       : 'Impersonate sent by a caller who is not an administrator',
   );
   refusal(404, 'Impersonate names no known user');
+  if (schema?.params) refusal(414, 'A path segment is longer than 100 characters');
+  response['431'] ??= { description: 'The request headers are too large (no body)', type: 'null' };
   const cookie = (route.config as { acceptsAccessCookie?: boolean } | undefined)?.acceptsAccessCookie;
   // A public route that reads the cookie answers more to a signed-in caller: signing in is optional there.
   if (!rule && cookie) documented.security = [{}, { bearerAuth: [] }, { accessCookie: [] }];
