@@ -1,6 +1,6 @@
 import type { Bus } from '@lakecams/bus';
 import { SERVICES } from '@lakecams/contracts';
-import { errorsPlugin, healthPlugin, metricsPlugin } from '@lakecams/service-kit';
+import { errorsPlugin, healthPlugin, metricsPlugin, REQUEST_ID_HEADER, requestIdOf } from '@lakecams/service-kit';
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -36,6 +36,14 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     // Per-request logs would dominate the log at image-serving rates; metrics cover requests.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: options.trustProxy ?? false,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+  });
+  // Every service the request reaches logs it under the same id, and the visitor gets it back.
+  app.addHook('onRequest', async (request, reply) => {
+    request.raw.headers[REQUEST_ID_HEADER] = request.id;
+    // On the raw answer: a service in this process writes the answer itself.
+    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
   });
   await app.register(errorsPlugin, { notFound: false });
   await app.register(healthPlugin);

@@ -1,6 +1,6 @@
 import replyFrom from '@fastify/reply-from';
 import { ownerOfApiPath, PICTURE_PATH_PREFIX } from '@lakecams/contracts';
-import { errorBody, pictureCacheLookups } from '@lakecams/service-kit';
+import { errorBody, pictureCacheLookups, REQUEST_ID_HEADER } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayPictureCache, keptHeaders } from '../picture-cache.ts';
 import { replicaPicker, type ServiceTarget, type ServiceTargets } from '../service-targets.ts';
@@ -48,6 +48,7 @@ export async function apiRoutingPlugin(
         ...headers,
         'x-forwarded-for': request.ip,
         'x-forwarded-host': original.headers.host ?? '',
+        [REQUEST_ID_HEADER]: request.id,
       }),
       onError: (fromReply, { error }) => {
         request.log.warn({ err: error, service: owner }, 'service unreachable');
@@ -64,7 +65,7 @@ export async function apiRoutingPlugin(
     cacheBytes > 0 ? new GatewayPictureCache(cacheBytes, pictureCacheLookups(app.metrics, 'gateway')) : null;
   const fetching = new Map<string, Promise<Answer | null>>();
   const fetchPicture = async (request: FastifyRequest, target: ServiceTarget): Promise<Answer | null> => {
-    const headers = { 'x-forwarded-for': request.ip };
+    const headers = { 'x-forwarded-for': request.ip, [REQUEST_ID_HEADER]: request.id };
     if (target.kind === 'local') {
       const answer = await target.app.inject({ method: 'GET', url: request.url, headers });
       return { statusCode: answer.statusCode, headers: answer.headers, body: answer.rawPayload };

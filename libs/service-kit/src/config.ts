@@ -6,6 +6,8 @@ export const BaseConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  /** `json` or `pretty` (readable lines); unset: pretty on a terminal, JSON otherwise. */
+  LOG_FORMAT: Type.Optional(Type.Enum(['json', 'pretty'])),
   /** PostgreSQL server URL; each service uses its own database on it (see databaseUrlFor). */
   DATABASE_URL: Type.Optional(Type.String()),
   /** NATS server(s); without it the in-process bus is used. */

@@ -30,7 +30,7 @@ export {
   type ServiceRuntime,
 } from './service-app.ts';
 export { NATIVE_MEMORY_ENV } from './native-memory.ts';
-export { createLogger, listenWithGrace } from './server.ts';
+export { createLogger, type LogFormat, listenWithGrace, logFormatFrom, prettyStream } from './server.ts';
 export { runService } from './run-service.ts';
 export {
   generateSigningKeys,
@@ -52,3 +52,4 @@ export {
   Minute,
   validateWith,
 } from './validation.ts';
+export { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';

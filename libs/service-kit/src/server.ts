@@ -1,9 +1,40 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { ConfigError } from './config.ts';
 
-export function createLogger(level: string, name = 'lakecams'): Logger {
-  return pino({ name, level });
+export type LogFormat = 'json' | 'pretty';
+
+/** `LOG_FORMAT` when set (json or pretty); otherwise readable lines on a terminal and JSON elsewhere. */
+export function logFormatFrom(value: string | undefined, terminal: boolean): LogFormat {
+  if (value === 'json' || value === 'pretty') return value;
+  if (value) throw new ConfigError(`LOG_FORMAT must be json or pretty, not ${value}`);
+  return terminal ? 'pretty' : 'json';
+}
+
+/** One readable line: time, level, service, request id and message; other fields follow indented. */
+export function prettyStream(destination?: NodeJS.WritableStream) {
+  return pretty({
+    colorize: destination === undefined && process.stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,name,service,reqId',
+    messageFormat: (log, messageKey) => {
+      const service = String(log.service ?? log.name ?? '');
+      const request = log.reqId ? ` [${String(log.reqId)}]` : '';
+      return `${service}${request} ${String(log[messageKey] ?? '')}`;
+    },
+    sync: true,
+    ...(destination ? { destination } : {}),
+  });
+}
+
+export function createLogger(
+  level: string,
+  name = 'lakecams',
+  format = logFormatFrom(process.env.LOG_FORMAT, process.stdout.isTTY === true),
+): Logger {
+  return format === 'pretty' ? pino({ name, level }, prettyStream()) : pino({ name, level });
 }
 
 /** Listen and close gracefully on SIGINT/SIGTERM or a fatal error; `onClose` runs after the app closed. */

@@ -16,6 +16,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
+import { requestIdOf } from './request-id.ts';
 import { requestValidators, schemaErrorMessage } from './validation.ts';
 
 /** What a service is: its name, its own migrations and the plugin holding its routes and domain. */
@@ -48,6 +49,9 @@ export async function buildServiceApp<Options extends FastifyPluginOptions>(
     loggerInstance: runtime.logger.child({ service: definition.name }),
     // Per-request logs would dominate the log at image-serving rates; metrics cover requests.
     logController: new LogController({ disableRequestLogging: true }),
+    // The gateway's request id, so one visitor's request can be followed across processes.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
     // Bodies keep their JSON types, query strings are parsed; see requestValidators.
     schemaController: {
