@@ -293,7 +293,7 @@ describe('the public portal in Chromium', () => {
     const box = await singles.first().boundingBox();
     expect([box?.width, box?.height]).toEqual([15, 15]);
 
-    // Spec §2: zoom 13 within 13 … 18 and no wheel zoom.
+    // Zoom 13 within 13 … 18 and no wheel zoom.
     expect(await page.locator('.leaflet-control-zoom-out').getAttribute('aria-disabled')).toBe('true');
     await page.locator('.camera-map').hover();
     await page.mouse.wheel(0, -500);
@@ -359,7 +359,7 @@ describe('the public portal in Chromium', () => {
         .first()
         .evaluate((cone) => getComputedStyle(cone).pointerEvents),
     ).toBe('none');
-    // Cameras beyond an edge (zoom 13 is the smallest the spec allows): one tap on its arrow brings them in.
+    // Cameras beyond an edge (zoom 13 is the smallest allowed): one tap on its arrow brings them in.
     const arrows = page.locator('button.offscreen-cameras');
     if ((await arrows.count()) > 0) {
       const arrow = arrows.first();

@@ -27,7 +27,7 @@ async function expectTrue(result: Promise<boolean>, path: string): Promise<void>
   if (!(await result)) throw new ApiError(200, path);
 }
 
-/** The calls of the account screens (spec §7: Register, RegisterConfirm, Code, Contact). */
+/** The calls of the account screens: Register, RegisterConfirm, Code, Contact. */
 export function accountApi(api: ApiClient) {
   return {
     register: (model: RegisterModel, captcha: string) => {
@@ -45,7 +45,7 @@ export function accountApi(api: ApiClient) {
     resetPassword: (model: ResetPasswordModel) =>
       expectTrue(api.boolean('/api/Register/ResetPassword', postJson(model)), '/api/Register/ResetPassword'),
     updateProfile: (update: ProfileUpdate) => api.json<UserSummary>('/api/Register/Update', postJson(update)),
-    /** Spec §7: the result is ignored; §8: so are errors. */
+    /** The result and errors are ignored: the roles and codes shown afterwards tell the outcome. */
     registerCode: async (code: string) => {
       try {
         const response = await api.fetch(withQuery('/api/Code/RegisterCode', { code }), { method: 'POST' });

@@ -55,7 +55,7 @@ describe('confirm registration page', () => {
     expect(takeFlashMessage('/login')?.text).toContain('Ihre E-Mail-Adresse ist bestätigt');
   });
 
-  it('does nothing when the server refuses the token (spec §8)', async () => {
+  it('does nothing when the server refuses the token', async () => {
     const fake = await createTestSession({
       routes: {
         '/api/RegisterConfirm/Confirm': () =>

@@ -20,7 +20,7 @@ function fillValid() {
 describe('contact page', () => {
   afterEach(cleanup);
 
-  it('offers the subjects of spec §5 after an empty choice', async () => {
+  it('offers the contact subjects after an empty choice', async () => {
     renderAccount('/contact', (await createTestSession()).session);
     const options = [...(screen.getByLabelText('Betreff') as HTMLSelectElement).options].map((o) => o.value);
     expect(options).toEqual(['', ...CONTACT_SUBJECTS]);

@@ -150,7 +150,7 @@ function descriptionOf(element: HTMLElement): string | null {
   return ids.map((id) => document.getElementById(id)?.textContent).join(' ') || null;
 }
 
-describe('every §5 rule of the account forms shows its message and disables the submit', () => {
+describe('every rule of the account forms shows its message and disables the submit', () => {
   afterEach(cleanup);
 
   for (const formUnderTest of FORMS) {

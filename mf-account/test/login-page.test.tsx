@@ -27,7 +27,7 @@ describe('login page', () => {
     expect(forgotCard()).toBeTruthy();
   });
 
-  it('shows every username and password message (spec §5), Anmelden disabled until both are valid', async () => {
+  it('shows every username and password message, Anmelden disabled until both are valid', async () => {
     renderAccount('/login', (await createTestSession()).session);
     expect(loginButton().disabled).toBe(true);
     fill('Benutzername', '');

@@ -140,7 +140,7 @@ describe('profile page', () => {
     expect((screen.getByLabelText('Code') as HTMLInputElement).value).toBe('');
   });
 
-  it('ignores a refused code silently (spec §8)', async () => {
+  it('ignores a refused code silently', async () => {
     const fake = await signedInProfile({
       routes: {
         '/api/Code/RegisterCode': () => jsonResponse({ statusCode: 400, message: 'This code is not valid' }, 400),

@@ -25,7 +25,7 @@ function fillValid() {
 describe('register page', () => {
   afterEach(cleanup);
 
-  it('shows the §5 message of every field once it was left', async () => {
+  it('shows the rule message of every field once it was left', async () => {
     renderAccount('/register', (await createTestSession()).session);
     const cases: [string, string, string | undefined][] = [
       ['Vorname', '', REGISTER_RULES.firstname.required],

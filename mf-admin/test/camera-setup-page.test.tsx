@@ -194,7 +194,7 @@ describe('camera setup', () => {
     expect(buttons.map((button) => button.disabled)).toEqual([false, false]);
   });
 
-  it('treats an empty layer id in the answer as a failure (spec §8)', async () => {
+  it('treats an empty layer id in the answer as a failure', async () => {
     await openPage({ '/api/Referer/SetLayer/layer': () => textResponse('') });
     fireEvent.click(await screen.findByRole('button', { name: 'Layer hinzufügen (Offline-Layer)' }));
     const dialog = screen.getByRole('dialog', { name: 'Offline-Layer: neuer Layer' });

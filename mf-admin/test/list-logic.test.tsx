@@ -59,7 +59,7 @@ describe('referer bookings', () => {
   });
 });
 
-describe('saved items in a list (spec §4)', () => {
+describe('saved items in a list', () => {
   const list = [
     { id: 1, name: 'a' },
     { id: 2, name: 'b' },

@@ -79,7 +79,7 @@ describe('referer-user editing', () => {
     expect(screen.getByRole('link', { name: 'https://hans.ch/' })).toBeTruthy();
   });
 
-  it('shows the message of a failed save and refreshes the list (spec §8)', async () => {
+  it('shows the message of a failed save and refreshes the list', async () => {
     const { fake, setList } = await openPage({
       '/api/Referer/Set': () =>
         jsonResponse(

@@ -17,7 +17,7 @@ describe('formatChf', () => {
     expect(formatChf(9.5)).toBe(chf('CHF 9.50'));
   });
 
-  it('holds the prices of spec §9', () => {
+  it('holds the published prices', () => {
     expect(PRICES.advertisingPerCameraMonth).toBe(10);
     expect(PRICES.maxAdvertisementsPerCamera).toBe(60);
     expect(PRICES.ownSitePerCameraMonth).toEqual({ FULL: 25, HIGH: 20, MEDIUM: 15, LOW: 10 });

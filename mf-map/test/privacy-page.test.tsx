@@ -2,7 +2,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderAt } from './fixtures.tsx';
 
-/** Spec §2 "Privacy page sections", as German headings. */
+/** The sections of the legal notice, as German headings. */
 const SECTIONS = [
   'Kontaktadresse',
   'Vertretungsberechtigte Personen',
@@ -19,7 +19,7 @@ const SECTIONS = [
 describe('the privacy page', () => {
   afterEach(cleanup);
 
-  it('has every section of spec §2, in order, each reachable from the contents', async () => {
+  it('has every section of the legal notice, in order, each reachable from the contents', async () => {
     await renderAt('/datenschutz');
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(SECTIONS);
     const contents = screen.getByRole('navigation', { name: 'Inhalt' });
@@ -29,7 +29,7 @@ describe('the privacy page', () => {
     }
   });
 
-  it('states the facts of spec §1', async () => {
+  it('states the services it uses, what the logs keep and the date of the notice', async () => {
     await renderAt('/datenschutz');
     const text = document.body.textContent ?? '';
     expect(text).toContain('Web-Analysedienst');

@@ -7,7 +7,8 @@ await firstViewLoaded();
 // Before the async boundary: the open page's remote loads while React DOM does, not after it.
 void registerRemotesOnce();
 
-// Async boundary: shared singletons must be negotiated before any of them is used (TOOLCHAIN.md, gotcha 4).
+// Async boundary: shared singletons must be negotiated before any of them is used
+// (docs/architecture.md, "Module Federation: what to keep in mind").
 import('./bootstrap.ts').catch((error: unknown) => {
   console.error('The shell could not start', error);
   const main = document.getElementById('main');

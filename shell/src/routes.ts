@@ -1,6 +1,6 @@
 import { REMOTES, type RemoteName, SITE_NAME } from '@lakecams/contracts';
 
-/** A route of spec §2 as written in REMOTES: '' is home, `:x` is a parameter. */
+/** A page route as written in REMOTES: '' is home, `:x` is a parameter. */
 export type RoutePath = (typeof REMOTES)[number]['routes'][number];
 export type RouteParams = Record<string, string>;
 

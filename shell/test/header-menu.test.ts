@@ -15,7 +15,7 @@ const signedIn = (overrides: Partial<AuthState> = {}) =>
 
 const hrefs = (s: AuthState) => menuEntries(s).map((entry) => (entry.kind === 'logout' ? 'logout' : entry.href));
 
-describe('header menu (spec §2 "Header menu", §6)', () => {
+describe('header menu, by authentication state and role', () => {
   it('anonymous: Register and Log on, no profile, no log off', () => {
     expect(hrefs(EMPTY_AUTH_STATE)).toEqual(['/webcams', '/bestof', '/register', '/login', SOCIAL_LINK.href]);
   });

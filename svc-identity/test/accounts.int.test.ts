@@ -461,7 +461,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     expect(await mailsContaining(identity.outboxDir, 'Marke nochmals', 1, 0)).toEqual([]);
   });
 
-  it('answers every boolean route (spec §7) as text, declared so in its OpenAPI document', () => {
+  it('answers every boolean route as text, declared so in its OpenAPI document', () => {
     const document = identity.app.swagger() as unknown as {
       paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
     };

@@ -106,7 +106,7 @@ export function mailsContaining(outboxDir: string, text: string, count = 1, time
   return outboxMails(outboxDir, (mail) => mailText(mail).includes(text), count, timeoutMs);
 }
 
-/** A boolean route's success (spec §7): exactly the text `true`, sent as text. */
+/** A boolean route's success: exactly the text `true`, sent as text. */
 export function expectTrueText(response: { status: number; text: string; headers: Headers }): void {
   expect(response.status, response.text).toBe(200);
   expect(response.text).toBe('true');

@@ -104,7 +104,7 @@ const FORMS: { form: string; rules: FormRules; valid: Record<string, string>; se
   },
 ];
 
-describe('every §5 rule of the account forms is enforced by svc-identity with its message', () => {
+describe('every rule of the account forms is enforced by svc-identity with its message', () => {
   let identity: Awaited<ReturnType<typeof startIdentity>>;
   let anonymous: TestClient;
   let user: TestClient;

@@ -17,7 +17,7 @@ const caller = (overrides: Partial<ImageCaller> = {}): ImageCaller => ({
   ...overrides,
 });
 
-describe('resolveImageQuality, in the order of ARCHITECTURE.md', () => {
+describe('resolveImageQuality, rule by rule in order of precedence', () => {
   it('takes the caller’s own configuration first, even on a booked page', () => {
     expect(resolveImageQuality(access, caller({ userId: USER, referer: 'https://partner.example/see' }))).toMatchObject(
       {

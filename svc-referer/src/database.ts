@@ -15,7 +15,7 @@ export interface KnownUsersTable {
   emailConfirmed: boolean;
 }
 
-/** Overlay images of a referer user's page on one camera (spec §3 Layer); the image is a PNG. */
+/** Overlay images of a referer user's page on one camera; the image is a PNG. */
 export interface LayersTable {
   id: Generated<number>;
   refererUserId: number;

@@ -48,7 +48,7 @@ describe('svc-webcam on real PostgreSQL', () => {
     await expect
       .poll(() => upserted.find((c) => c.name === 'Rapperswil-Seedamm')?.pattern)
       .toBe('http://127.0.0.1:9/api/Image/DemoSource/Rapperswil-Seedamm.jpg');
-    // The list shows only cameras with an image (spec §3).
+    // The list shows only cameras with an image.
     expect((await app.inject({ url: '/api/Webcam/GetImages' })).json()).toEqual([]);
   });
 

@@ -25,7 +25,7 @@ export function isCronDefinition(pattern: string): boolean {
   return layerCron(pattern)?.nextRun() != null;
 }
 
-/** Spec §5 "Layer cron". */
+/** A layer's cron: required, five fields, due again some time (docs/decisions.md, "Layer crons read by croner"). */
 export const LAYER_RULES = {
   cron: {
     required: 'Cron definition wird benötigt',

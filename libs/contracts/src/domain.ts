@@ -1,4 +1,4 @@
-/** Wire shapes of spec §3, camelCase, enumerations as upper-case strings. */
+/** The shapes the API sends and takes: camelCase fields, enumerations as upper-case strings. */
 
 export const WEBCAM_TYPES = ['STATIC', 'MOBILE', 'ROTATION'] as const;
 export type WebcamType = (typeof WEBCAM_TYPES)[number];
@@ -29,7 +29,7 @@ export interface UserRef {
   email: string;
 }
 
-/** Spec §3 "Camera configuration": a quality for one user, or (user null) for all other users. */
+/** A camera's quality configuration: a quality for one user, or (user null) for all other users. */
 export interface CameraConfiguration {
   id: number;
   user: UserRef | null;
@@ -37,7 +37,7 @@ export interface CameraConfiguration {
   webcam: { id: number; name: string };
 }
 
-/** Spec §3 "Camera referer booking"; start and end are whole days `YYYY-MM-DD`, both included. */
+/** A referer user's booking of a camera; start and end are whole days `YYYY-MM-DD`, both included. */
 export interface RefererBooking {
   id: number;
   start: string;
@@ -51,7 +51,7 @@ export interface RefererBooking {
 /** Longest news banner text. */
 export const NEWS_MAX_LENGTH = 1000;
 
-/** Spec §3 Layer: an overlay image per referer url and camera; the image itself travels separately. */
+/** A layer: an overlay image per referer url and camera; the image itself travels separately. */
 export interface Layer {
   id: number;
   level: LayerLevel;
@@ -63,9 +63,9 @@ export interface Layer {
   cameraId: number;
 }
 
-/** Default of a new layer (spec §4, §9): every minute, enabled, BASE. */
+/** Default of a new layer: every minute, enabled, BASE. */
 export const NEW_LAYER_CRON = '* * * * *';
-/** Spec §9: at most 60 advertisements per camera. */
+/** At most 60 advertisements (TIME layers) per camera, as the price list promises. */
 export const MAX_TIME_LAYERS_PER_CAMERA = 60;
 
 /** `referer.layer.changed`: a layer was saved (its image may have changed: see `imageHash`) or deleted. */

@@ -1,10 +1,10 @@
-/** Identity wire shapes (spec §3, §7). User ids are UUIDs. */
+/** The shapes of users, roles and the account calls on the API. User ids are UUIDs. */
 
 export const ROLES = { admin: 'Admin', referer: 'Referer', premium: 'Premium' } as const;
 /** Roles a feature code may grant; Admin is never one of them. */
 export const CODE_FEATURES = [ROLES.premium, ROLES.referer] as const;
 
-/** The User of spec §3 as returned by Authenticate and RefreshToken; the refresh token travels only as a cookie. */
+/** The user as returned by Authenticate and RefreshToken; the refresh token travels only as a cookie. */
 export interface User {
   id: string;
   email: string;
@@ -85,7 +85,7 @@ export interface OwnedCodeAssignment extends CodeAssignment {
 export const CAPTCHA_ACTIONS = ['register', 'contact'] as const;
 export type CaptchaAction = (typeof CAPTCHA_ACTIONS)[number];
 
-/** Spec §3 "Referer user": a page (url) of a user that embeds camera images. */
+/** A referer user: a page (url) of a user that embeds camera images. */
 export interface RefererUser {
   id: number;
   userEmail: string;

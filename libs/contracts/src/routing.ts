@@ -26,7 +26,7 @@ export function ownerOfApiPath(path: string): ServiceName | undefined {
   return controller && Object.hasOwn(CONTROLLER_OWNERS, controller) ? CONTROLLER_OWNERS[controller] : undefined;
 }
 
-/** Micro-frontends: Module Federation name, folder, and the routes (spec §2) each one mounts. */
+/** Micro-frontends: Module Federation name, folder, and the page routes each one mounts. */
 export const REMOTES = [
   {
     name: 'mf_map',

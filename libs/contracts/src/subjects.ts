@@ -1,4 +1,4 @@
-/** Bus subjects (ARCHITECTURE.md, "Events"). */
+/** Bus subjects (docs/architecture.md, "The bus"). */
 export const SUBJECTS = {
   cameraUpserted: 'webcam.camera.upserted',
   cameraDeleted: 'webcam.camera.deleted',

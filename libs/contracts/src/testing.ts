@@ -8,7 +8,7 @@ export interface RuleViolation {
 
 /**
  * One value breaking each part of a field's rule, with the message the rule gives for it; the server
- * tests and the form tests both walk every rule of spec §5 with these. For `equalsField` the other
+ * tests and the form tests both walk every form rule with these. For `equalsField` the other
  * field must hold a different valid value.
  */
 export function ruleViolations(field: string, rule: FieldRule): RuleViolation[] {

@@ -1,5 +1,5 @@
 /**
- * Form rules and messages of spec §5, defined once: the forms show these messages and the
+ * Form rules and messages, defined once: the forms show these messages and the
  * services answer a failing request with 400 and the same message.
  */
 export interface FieldRule {
@@ -131,7 +131,7 @@ export const CRON_MESSAGE = 'This is not a cron definition';
 export const CRON_PATTERN =
   '^\\s*([0-9*/,-]+)\\s+([0-9*/,-]+)\\s+([0-9*/,?LW-]+)\\s+([0-9A-Za-z*/,-]+)\\s+([0-9A-Za-z*/,?L#-]+)\\s*$';
 
-/** Spec §5 "Camera edit"; the spec gives the bounds, the messages are ours. */
+/** Camera edit: name and url required; distance 1–20 km, angle 1–360, interval 1–60 minutes. */
 export const CAMERA_RULES = {
   name: {
     required: 'Name wird benötigt',
@@ -158,8 +158,8 @@ export const CAMERA_RULES = {
 } as const satisfies FormRules;
 
 /**
- * Spec §5 "Position dialog": latitude 47–48, direction 0–359. The spec's longitude bound (47–48) would
- * exclude the lake (8.6–8.9 E), so longitude is checked against Switzerland's extent instead.
+ * Position dialog: latitude 47–48, direction 0–359. Longitude is checked against Switzerland's extent:
+ * a bound of 47–48 like the latitude's would exclude the lake (8.6–8.9 E).
  */
 export const POSITION_RULES = {
   lat: {
@@ -176,13 +176,13 @@ export const POSITION_RULES = {
   },
 } as const satisfies FormRules;
 
-/** Spec §5 "Referer dialog": the url must be a url. */
+/** Referer dialog: an http(s) url and a chosen user. */
 export const REFERER_RULES = {
   url: { required: 'Url wird benötigt', pattern: { value: HTTP_URL_PATTERN, message: 'This is not a url' } },
   userEmail: { required: 'User wird benötigt' },
 } as const satisfies FormRules;
 
-// Spec §5 "Layer cron": LAYER_RULES in cron.ts (`@lakecams/contracts/cron`), checked by croner.
+// The layer cron rule: LAYER_RULES in cron.ts (`@lakecams/contracts/cron`), checked by croner.
 
 const compiled = new Map<string, RegExp>();
 function regex(source: string): RegExp {

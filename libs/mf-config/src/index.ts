@@ -16,7 +16,7 @@ export const REMOTE_APP_MODULE = './app';
 
 /**
  * One instance of each per page. Deep imports need their own keys, or a remote silently
- * downloads a second React DOM (TOOLCHAIN.md, gotcha 5).
+ * downloads a second React DOM (docs/architecture.md, "Module Federation: what to keep in mind").
  */
 export const SHARED_SINGLETONS = [
   'react',

@@ -1,7 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 
-/** A boolean result (spec §7): the text `true` or `false`; failures answer 4xx with a message instead. */
+/**
+ * A boolean result: the text `true` or `false`; failures answer 4xx with a message instead
+ * (docs/decisions.md, "Boolean results").
+ */
 export const BooleanText = Type.String({ enum: ['true', 'false'] });
 
 /** The 200 response of a boolean route, declared as text so the OpenAPI document says so too. */

@@ -1,4 +1,4 @@
-/** Spec §4 and §9: the token is refreshed 60 seconds before it expires. */
+/** The token is refreshed 60 seconds before it expires (docs/decisions.md, "Session in the browser"). */
 export const REFRESH_BEFORE_EXPIRY_MS = 60_000;
 
 /** setTimeout stores its delay in 32 bits; longer delays fire at once. */

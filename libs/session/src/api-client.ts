@@ -21,11 +21,11 @@ export interface ApiClientOptions {
 }
 
 export interface ApiClient {
-  /** `path` is an `/api/...` path; absolute URLs are sent as they are. Handles 401 (spec §7). */
+  /** `path` is an `/api/...` path; absolute URLs are sent as they are. On 401: one refresh, one retry. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Like `fetch`, but throws ApiError on a non-2xx status and parses the JSON body. */
   json<T>(path: string, init?: RequestInit): Promise<T>;
-  /** Spec §7: a boolean result is the text body `true`. Throws ApiError on a non-2xx status. */
+  /** True when the text body is `true`, as boolean routes answer. Throws ApiError on a non-2xx status. */
   boolean(path: string, init?: RequestInit): Promise<boolean>;
   /** Without bearer token, impersonation and 401 handling: for the token calls themselves. */
   fetchAnonymous(path: string, init?: RequestInit): Promise<Response>;
@@ -35,7 +35,7 @@ export interface ApiClient {
 export class ApiError extends Error {
   readonly status: number;
   readonly url: string;
-  /** The `message` of the server's error body, e.g. a validation message of spec §5. */
+  /** The `message` of the server's error body, e.g. a form rule's validation message. */
   readonly serverMessage: string | null;
 
   constructor(status: number, url: string, serverMessage: string | null = null) {
@@ -88,7 +88,7 @@ interface Sent {
   token: string | null;
 }
 
-/** The one HTTP client of the page (spec §7, ARCHITECTURE "Micro-frontends"). */
+/** The one HTTP client of the page: bearer token, Impersonate and anti-forgery headers, one refresh on 401. */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   let apiRoot = options.apiRoot ?? '';
   const readCookie = options.readCookie ?? readDocumentCookie;
@@ -129,7 +129,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const actingAs = impersonatedUserId(state);
       if (actingAs && !headers.has(IMPERSONATE_HEADER)) headers.set(IMPERSONATE_HEADER, actingAs);
     }
-    // Angular's rule, which the spec follows: only relative URLs get the anti-forgery header.
+    // Angular's rule: only relative URLs get the anti-forgery header, so its token never leaves the site.
     if (!SAFE_METHODS.has(method) && !isAbsolute(url) && !headers.has(XSRF_HEADER)) {
       const xsrf = await antiForgeryToken();
       if (xsrf) headers.set(XSRF_HEADER, xsrf);

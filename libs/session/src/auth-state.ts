@@ -3,7 +3,7 @@ import { type RefererUser, ROLES, type User, type UserSummary } from '@lakecams/
 /** A page of the acting user that embeds camera images (GET /api/Referer/GetRefererOfUser/ofUser). */
 export type RefererOfUser = RefererUser;
 
-/** Spec §3 "Authentication state". The refresh token is an httpOnly cookie and never reaches script. */
+/** What the page knows of the session. The refresh token is an httpOnly cookie and never reaches script. */
 export interface AuthState {
   /** The logged-in user with its access token; null while anonymous. */
   user: User | null;
@@ -32,7 +32,7 @@ export function impersonatedUserId(state: AuthState): string | null {
   return acting;
 }
 
-/** The roles-and-referers part of the state, with the flags derived the way spec §4 says. */
+/** The roles-and-referers part of the state: isAdmin with the Admin role, hasReferes with at least one referer. */
 export function accessState(
   roles: readonly string[],
   referers: readonly RefererOfUser[],

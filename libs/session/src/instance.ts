@@ -21,8 +21,8 @@ declare global {
 }
 
 /**
- * Publishes what the browser tests compare between shell and remotes (TOOLCHAIN.md, gotcha 6):
- * a duplicated React or session would still render, only an identity check catches it.
+ * Publishes what the browser tests compare between shell and remotes: a duplicated React or session would
+ * still render, only an identity check catches it (docs/architecture.md, "Module Federation: what to keep in mind").
  */
 export function exposeSharedInstances(app: string, react: unknown): void {
   const instances: SharedInstances = { react, sessionInstanceId: instanceId };

@@ -49,9 +49,9 @@ export interface SessionOptions {
   locks?: Pick<LockManager, 'request'> | null;
   /** Where the storage events of other tabs arrive; null ignores other tabs. */
   eventTarget?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null;
-  /** Logout's "goes to /" (spec §4). */
+  /** Where logout goes: `/`. */
   navigate?: (path: string) => void;
-  /** Spec §7: the page reload after a failed refresh. */
+  /** The page reload after a failed refresh, once the user is logged out. */
   reload?: () => void;
   now?: () => number;
 }
@@ -242,7 +242,7 @@ export function createSession(options: SessionOptions = {}): Session {
     if (state.user && state.user.jwtToken !== rejectedToken) return true;
     const renewal = await renewOnce();
     if (renewal.outcome === 'renewed') return true;
-    // Spec §7: the refresh failed, or itself got 401: log out and reload, once for all waiting requests.
+    // The refresh failed, or itself got 401: log out and reload, once for all waiting requests.
     endingSession ??= logout().finally(() => {
       endingSession = null;
       reload();

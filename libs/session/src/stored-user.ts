@@ -1,6 +1,6 @@
 import type { User, UserSummary } from '@lakecams/contracts';
 
-/** Spec §4: the user record is kept in local storage and restored on load. */
+/** Where the user record is kept in local storage, restored on load so a reload keeps the user signed in. */
 export const STORED_USER_KEY = 'lakecams.user';
 /** The user an Admin acts as, kept beside the user record until the Admin ends it (reloads keep it). */
 export const STORED_ACTING_USER_KEY = 'lakecams.actingUser';

@@ -148,7 +148,7 @@ describe('api client headers', () => {
   });
 });
 
-describe('api client on 401 (spec §7)', () => {
+describe('api client on 401', () => {
   /** A protected resource that accepts only the renewed token. */
   const protectedRoute = ({ headers }: { headers: Headers }) =>
     headers.get('Authorization') === `Bearer ${renewedAlice.jwtToken}`

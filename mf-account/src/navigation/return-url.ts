@@ -1,4 +1,4 @@
-/** Where login goes when no (usable) returnUrl is given (spec §2). */
+/** Where login goes when no (usable) returnUrl is given: home. */
 export const DEFAULT_RETURN_URL = '/';
 
 /**

@@ -24,7 +24,7 @@ export function ConfirmRegistrationPage() {
       leaveFlashMessage('Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.', '/login');
       navigate('/login', { replace: true });
     } catch {
-      // Spec §8: the confirm-registration error handler does nothing.
+      // A refused token changes nothing: no message, the form can be sent again.
       setBusy(false);
     }
   }

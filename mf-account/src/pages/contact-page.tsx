@@ -22,7 +22,7 @@ import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
 
-/** Spec §2: the contact form; after sending, home. */
+/** The contact form; after sending, home. */
 export function ContactPage() {
   const api = useAccountApi();
   const navigate = useNavigate();

@@ -4,7 +4,7 @@ import { ForgotPasswordForm } from '../login/forgot-password-form.tsx';
 import { LoginForm } from '../login/login-form.tsx';
 import { safeReturnUrl } from '../navigation/return-url.ts';
 
-/** Login and forgot-password side by side (spec §2); after login on to returnUrl, else home. */
+/** Login and forgot-password side by side; after login on to returnUrl, else home. */
 export function LoginPage() {
   const navigate = useNavigate();
   const [query] = useSearchParams();

@@ -9,7 +9,7 @@ import { CodeForm } from '../profile/code-form.tsx';
 import { ProfileForm } from '../profile/profile-form.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
-/** Spec §2: reachable only with a user id; otherwise to login and back here. */
+/** The profile: reachable only when signed in; otherwise to login and back here. */
 export function ProfilePage() {
   const { user, applicationUser, roles } = useSession();
   if (!user || !applicationUser) return <Navigate to={loginPathReturningTo('/user')} replace />;

@@ -6,7 +6,7 @@ import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: { code: string }) => validateForm(CODE_RULES, values);
 
-/** Redeems a feature code; spec §8: errors are ignored, so the roles and the list below tell the outcome. */
+/** Redeems a feature code; errors are ignored, so the roles and the list below tell the outcome. */
 export function CodeForm({ onRedeemed, children }: { onRedeemed(): Promise<void>; children?: ReactNode }) {
   const api = useAccountApi();
   const form = useForm({ code: '' }, validate);

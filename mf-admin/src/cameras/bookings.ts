@@ -12,7 +12,7 @@ export function dayOf(value: string): string {
   return value.slice(0, 10);
 }
 
-/** Spec §4: a new booking starts and ends today, quality POOR, no referer user. */
+/** A new booking starts and ends today, quality POOR, no referer user. */
 export function newBooking(webcamId: number, now = new Date()): RefererBooking {
   const day = today(now);
   return { id: 0, start: day, end: day, webcamId, quality: 'POOR', refererUserId: null, refererUserText: null };
@@ -34,7 +34,7 @@ export function bookingFormValues(booking: RefererBooking): BookingFormValues {
   };
 }
 
-/** The booking as sent: dates at day level (spec §4), no user when none is chosen. */
+/** The booking as sent: dates as whole days, no user when none is chosen. */
 export function bookingToSave(booking: RefererBooking, values: BookingFormValues): RefererBooking {
   return {
     ...booking,

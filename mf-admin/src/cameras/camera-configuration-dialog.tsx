@@ -14,7 +14,7 @@ const configurationUser = (configuration: CameraConfiguration) =>
 
 type ConfigurationField = 'userId' | 'quality';
 
-/** Spec §2 "camera quality configuration" dialog: a quality per user, or for all other users. */
+/** The camera quality configuration dialog: a quality per user, or for all other users. */
 export function CameraConfigurationDialog({ webcam, onClose }: { webcam: Webcam; onClose: () => void }) {
   const api = useAdminApi();
   const configurations = useLoaded(

@@ -34,7 +34,7 @@ export function validateCamera(values: CameraValues) {
   return errors;
 }
 
-/** Spec §7 Webcam/Set: id 0 creates the camera. */
+/** The body of Webcam/Set: id 0 creates the camera. */
 export function webcamOf(id: number, values: CameraValues): Webcam {
   return {
     id,
@@ -47,7 +47,7 @@ export function webcamOf(id: number, values: CameraValues): Webcam {
   };
 }
 
-/** Spec §2 "camera edit" dialog: add a camera (webcam null) or change one. */
+/** The camera edit dialog: add a camera (webcam null) or change one. */
 export function CameraEditDialog({
   webcam,
   onSaved,

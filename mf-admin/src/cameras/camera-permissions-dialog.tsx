@@ -19,7 +19,7 @@ export function matchesFilter(user: UserSummary, filter: string): boolean {
   );
 }
 
-/** Spec §2 "camera permission" dialog: the users with access to a camera, chosen from all users. */
+/** The camera permission dialog: the users with access to a camera, chosen from all users. */
 export function CameraPermissionsDialog({ webcam, onClose }: { webcam: Webcam; onClose: () => void }) {
   const api = useAdminApi();
   const filterId = useId();

@@ -25,7 +25,7 @@ export function swissDay(day: string): string {
 const bookingLabel = (booking: RefererBooking) =>
   `${swissDay(booking.start)} – ${swissDay(booking.end)}, ${booking.quality}, ${booking.refererUserText ?? 'kein Referer'}`;
 
-/** Spec §2 "camera referers" dialog: the camera's bookings by referer users (pages), per day range and quality. */
+/** The camera referers dialog: the camera's bookings by referer users (pages), per day range and quality. */
 export function CameraReferersDialog({ webcam, onClose }: { webcam: Webcam; onClose: () => void }) {
   const api = useAdminApi();
   const bookings = useLoaded(() => api.bookings(webcam.id), 'Die Buchungen konnten nicht geladen werden.', [

@@ -9,13 +9,13 @@ import { useLoaded } from '../shared/use-loaded.ts';
 type PositionField = 'lat' | 'lng' | 'direction';
 type PositionValues = Record<PositionField, string>;
 
-/** Spec §4: 0 for every field; a camera that has a position starts from it (0, 0 means none, see decisions). */
+/** 0 for every field, or the camera's position when it has one (docs/decisions.md, "Position dialog start values"). */
 export function initialPosition(image: Pick<Image, 'lat' | 'lng' | 'direction'> | null): PositionValues {
   if (!image || (image.lat === 0 && image.lng === 0)) return { lat: '0', lng: '0', direction: '0' };
   return { lat: String(image.lat), lng: String(image.lng), direction: String(image.direction) };
 }
 
-/** Spec §7 SetPosition: the position holds from now on, named by the current minute. */
+/** The body of SetPosition: the position holds from now on, named by the current minute. */
 export function positionToSave(webcamId: number, values: PositionValues, now = new Date()): ImagePosition {
   return {
     webcamId,
@@ -28,7 +28,7 @@ export function positionToSave(webcamId: number, values: PositionValues, now = n
 
 const validatePosition = (values: PositionValues) => validateForm(POSITION_RULES, values);
 
-/** Spec §2 "image position" dialog. */
+/** The image position dialog: where the camera stands and which way it looks. */
 export function ImagePositionDialog({ webcam, onClose }: { webcam: Webcam; onClose: () => void }) {
   const api = useAdminApi();
   const latest = useLoaded(() => api.latestImage(webcam.name), 'Die aktuelle Position konnte nicht geladen werden.', [

@@ -7,7 +7,7 @@ import { useAdminApi } from '../shared/use-admin-api.ts';
 
 export const IMAGE_TYPES = 'image/jpeg,image/png,image/webp';
 
-/** Spec §2 "file upload" dialog: a picture taken by hand becomes the camera's current image. */
+/** The file upload dialog: a picture taken by hand becomes the camera's current image. */
 export function ImageUploadDialog({ webcam, onClose }: { webcam: Webcam; onClose: () => void }) {
   const api = useAdminApi();
   const inputId = useId();

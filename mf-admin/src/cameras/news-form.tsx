@@ -10,7 +10,7 @@ import { useLoaded } from '../shared/use-loaded.ts';
 const validateNews = ({ text }: { text: string }) =>
   text.length > NEWS_MAX_LENGTH ? { text: `Höchstens ${NEWS_MAX_LENGTH} Zeichen` } : {};
 
-/** The banner text below the header (spec §1); an empty text hides the banner. */
+/** The banner text below the header; an empty text hides the banner. */
 export function NewsForm() {
   const api = useAdminApi();
   const news = useLoaded(() => api.news(), 'Die Neuigkeiten konnten nicht geladen werden.', [api]);

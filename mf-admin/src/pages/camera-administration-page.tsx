@@ -35,7 +35,7 @@ const ROW_ACTIONS: { kind: RowAction; label: string }[] = [
 
 export const cameraPagePath = (name: string) => `/webcam/${encodeURIComponent(name)}`;
 
-/** Spec §2 "Camera administration" (edit/webcams), plus the news banner text. */
+/** Camera administration (edit/webcams), plus the news banner text. */
 export function CameraAdministrationPage() {
   return (
     <PageFrame title="Webcams bearbeiten">

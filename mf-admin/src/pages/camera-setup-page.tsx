@@ -14,7 +14,7 @@ import { LEVEL_TITLES } from '../setup/layer-levels.ts';
 import { layersOf, newLayer } from '../setup/layers.ts';
 import { useCameraLayers } from '../setup/use-camera-layers.ts';
 
-/** Spec §2 menu and decisions "Menu: Camera setup": users with referers and admins. */
+/** Users with referers and admins (docs/decisions.md, "Menu: Camera setup"). */
 export const mayConfigureCameras = (state: AuthState) => state.isAdmin || state.hasReferes;
 
 /** The urls to choose from, each once (an admin sees the same url of several users). */
@@ -22,7 +22,7 @@ export function distinctUrls(referers: readonly { url: string }[]): string[] {
   return [...new Set(referers.map((referer) => referer.url))];
 }
 
-/** Spec §2 "Configure-referer page" (edit/referer/cameras). */
+/** The configure-referer page (edit/referer/cameras): a url, a camera, then that camera's layers. */
 export function CameraSetupPage() {
   return (
     <PageFrame title="Kamera-Einrichtung">
@@ -51,7 +51,7 @@ function CameraSetup() {
   const cameraList = cameras.loading ? undefined : cameras.data;
   const webcam = cameraList?.find((camera) => String(camera.id) === cameraId) ?? null;
 
-  // Spec §3: the first entry is chosen by default; a choice that is no longer offered falls back to it.
+  // The first entry is chosen by default; a choice that is no longer offered falls back to it.
   const { setValue } = choice;
   const offeredUrl = referers.data ? (urls.includes(url) ? url : (urls[0] ?? '')) : url;
   const offeredCamera = cameraList ? String((webcam ?? cameraList[0])?.id ?? '') : cameraId;

@@ -4,7 +4,7 @@ import { type Column, DataTable, PageFrame } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 
-/** Spec §6: not an admin and not impersonating (acting user = logged-in user, or nobody) → login. */
+/** Not an admin and not impersonating (acting user = logged-in user, or nobody) → login. */
 export function mayImpersonate(state: AuthState): boolean {
   return state.isAdmin || impersonatedUserId(state) !== null;
 }

@@ -10,7 +10,7 @@ import { useLoaded } from '../shared/use-loaded.ts';
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit' | 'delete'; referer: RefererUser };
 
-/** Spec §2 "Referer-user editing" (edit/referers): users and the pages that embed their camera images. */
+/** Referer-user editing (edit/referers): users and the pages that embed their camera images. */
 export function RefererUsersPage() {
   return (
     <PageFrame title="Referer bearbeiten">

@@ -10,7 +10,7 @@ type RefererField = 'userEmail' | 'url';
 
 const validateReferer = (values: Record<RefererField, string>) => validateForm(REFERER_RULES, values);
 
-/** Spec §5: the dropdown lists only users that have an email. */
+/** The dropdown lists only users that have an email: a referer names its user by email. */
 export function emailChoices(users: readonly UserRef[], current?: string) {
   const choices = users
     .filter((user) => user.email)
@@ -21,7 +21,7 @@ export function emailChoices(users: readonly UserRef[], current?: string) {
   return choices;
 }
 
-/** Spec §2 "user referers" dialog: a page (url) of a user. Saving answers the whole list. */
+/** The user referers dialog: a page (url) of a user. Saving answers the whole list. */
 export function RefererUserDialog({
   referer,
   onSaved,
@@ -30,7 +30,7 @@ export function RefererUserDialog({
 }: {
   referer: RefererUser | null;
   onSaved: (list: RefererUser[]) => void;
-  /** Spec §8: a failed save refreshes the list. */
+  /** A failed save refreshes the list. */
   onFailed: () => void;
   onClose: () => void;
 }) {

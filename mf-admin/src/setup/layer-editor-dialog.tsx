@@ -11,7 +11,7 @@ export const LAYER_IMAGE_TYPES = 'image/png,image/jpeg,image/webp';
 const validateCron = (values: { cron: string }) => validateForm(LAYER_RULES, values);
 
 /**
- * Spec §4 "Layer": edit cron and enabled, upload an image. A new layer needs an image to be saved;
+ * Edits a layer: cron and enabled, upload an image. A new layer needs an image to be saved;
  * an existing one may keep its image. Cancel discards the edit.
  */
 export function LayerEditorDialog({

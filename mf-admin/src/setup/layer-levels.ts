@@ -6,7 +6,7 @@ export const LEVEL_TITLES: Record<LayerLevel, string> = {
   OFFLINE: 'Offline-Layer',
 };
 
-/** What each level does (ARCHITECTURE "Images and quality"). */
+/** What each level does (README.md, "Partner pages and layers"). */
 export const LEVEL_DESCRIPTIONS: Record<LayerLevel, string> = {
   BASE: 'Wird immer über das Bild gelegt, z. B. ein Logo.',
   TIME: 'Werbung: aktiv, wenn der Cron passt; mehrere aktive wechseln sich Bild für Bild ab.',

@@ -7,7 +7,7 @@ import { withLevelLoaded } from './layers.ts';
 
 export type LevelStatus = 'loading' | 'ready' | { failure: string };
 
-/** The layers of one url and camera, all three levels in one list (spec §4 list rules). */
+/** The layers of one url and camera, all three levels in one list (how it changes: layers.ts, list-updates.ts). */
 export function useCameraLayers(url: string, cameraId: number) {
   const api = useAdminApi();
   const [layers, setLayers] = useState<Layer[]>([]);

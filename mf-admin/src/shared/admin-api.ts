@@ -30,7 +30,7 @@ export interface ImageSize {
   height: number;
 }
 
-/** What a layer save sends (spec §7 SetLayer); `file` undefined keeps the stored image. */
+/** What a layer save sends (SetLayer); `file` undefined keeps the stored image. */
 export interface LayerSave {
   id: number | null;
   url: string;
@@ -53,15 +53,15 @@ export const withQuery = (path: string, query: Record<string, string | number | 
   return `${path}?${params}`;
 };
 
-/** Spec §7: a boolean call answering `false` failed as well. */
+/** A boolean call answering `false` failed as well. */
 async function expectTrue(result: Promise<boolean>, path: string): Promise<void> {
   if (!(await result)) throw new ApiError(200, path);
 }
 
-/** The public address of a camera's current image (spec §7 Image/Get). */
+/** The public address of a camera's current image (Image/Get). */
 export const cameraImagePath = (cameraName: string) => `/api/Image/Get/camera/${encodeURIComponent(cameraName)}.jpg`;
 
-/** The calls of the administration and camera-setup screens (spec §7 Webcam, News, Referer, Image). */
+/** The calls of the administration and camera-setup screens (Webcam, News, Referer, Image). */
 export function adminApi(api: ApiClient) {
   const call = (path: string, init: RequestInit) => expectTrue(api.boolean(path, init), path);
   return {
@@ -158,7 +158,7 @@ export function adminApi(api: ApiClient) {
       if (!response.ok) throw await ApiError.from(response, path);
       return response.blob();
     },
-    /** Returns the id of the saved layer; spec §8: an empty id is an error. */
+    /** Returns the id of the saved layer; an empty id means the save failed. */
     async saveLayer(layer: LayerSave): Promise<number> {
       const path = '/api/Referer/SetLayer/layer';
       const body = new FormData();

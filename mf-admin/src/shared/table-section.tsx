@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { LoadStatus } from './load-status.tsx';
 import type { Loaded } from './use-loaded.ts';
 
-/** An admin list: heading, add and refresh, the load state, then the table (spec §2: add and refresh actions). */
+/** An admin list: heading, add and refresh, the load state, then the table. */
 export function TableSection({
   id,
   title,

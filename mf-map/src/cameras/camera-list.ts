@@ -10,7 +10,7 @@ export interface ListedCamera {
   latest: Image;
 }
 
-/** Spec §3: a camera is listed only with at least one image; `images[0]` is the latest. */
+/** A camera is listed only with at least one image; `images[0]` is the latest. */
 export function listedCameras(items: readonly CameraListItem[]): ListedCamera[] {
   const listed: ListedCamera[] = [];
   for (const item of items) {

@@ -25,7 +25,7 @@ function OfferCard({
   );
 }
 
-/** Spec §2: donation, Free (registration), Service One (contact, or who uses it). */
+/** The offers: donation, Free (registration), Service One (contact, or who uses it). */
 export function OfferCards() {
   return (
     <section className="offers" aria-labelledby="offers-heading">

@@ -37,7 +37,7 @@ export function countBeyondEdges(
 }
 
 /**
- * A phone shows a fraction of the lake at the spec's smallest zoom (13): arrows at the edges count the
+ * A phone shows a fraction of the lake at the smallest zoom allowed (13): arrows at the edges count the
  * cameras beyond them, and one tap brings them into view.
  */
 export function OffscreenCameras({ cameras }: { cameras: readonly ListedCamera[] }) {
@@ -88,7 +88,7 @@ export function OffscreenCameras({ cameras }: { cameras: readonly ListedCamera[]
   );
 }
 
-/** At mount, when the spec's view leaves cameras out (a phone), centre on the cameras at the same zoom. */
+/** At mount, when the default view leaves cameras out (a phone), centre on the cameras at the same zoom. */
 export function CenterOnCameras({ cameras }: { cameras: readonly ListedCamera[] }) {
   const map = useMap();
   const centred = useRef(false);

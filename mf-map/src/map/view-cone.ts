@@ -1,4 +1,4 @@
-/** Spec §9: the cone reaches 0.012° per km of the camera's visible distance. */
+/** The cone reaches 0.012° per km of the camera's visible distance. */
 export const CONE_DEGREES_PER_KM = 0.012;
 /** One arc point per this many degrees of view angle: smooth enough, few points. */
 const ARC_STEP_DEGREES = 5;

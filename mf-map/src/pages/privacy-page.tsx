@@ -20,7 +20,7 @@ interface LegalSection {
   body: ReactNode;
 }
 
-/** Spec §2 "Privacy page sections", in that order, with the facts of spec §1. */
+/** The legal notice, section by section in a fixed order; it names the analytics and map services used. */
 export const PRIVACY_SECTIONS: readonly LegalSection[] = [
   {
     id: 'kontaktadresse',

@@ -2,7 +2,7 @@ import { PRICES, QUALITY_LABELS, formatChf } from './prices.ts';
 
 const OWN_SITE_QUALITIES = ['FULL', 'HIGH', 'MEDIUM', 'LOW'] as const;
 
-/** The price information of spec §9, as on the referes-list page. */
+/** The price information, as on the referes-list page. */
 export function PriceList({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const;
   const Sub = `h${headingLevel + 1}` as 'h3' | 'h4';

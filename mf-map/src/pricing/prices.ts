@@ -1,6 +1,6 @@
 import type { Quality } from '@lakecams/contracts';
 
-/** Spec §9, in CHF. */
+/** The published prices, in CHF. */
 export const PRICES = {
   /** An advertisement on a camera image of this site, per camera and month, shown in full quality. */
   advertisingPerCameraMonth: 10,

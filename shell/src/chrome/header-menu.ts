@@ -5,7 +5,7 @@ export type MenuEntry =
   | { kind: 'logout'; label: string }
   | { kind: 'social'; href: string; label: string };
 
-/** The portal's page on a social network (spec §2 "Header menu"). */
+/** The portal's page on a social network, linked from the header menu. */
 export const SOCIAL_LINK = {
   kind: 'social',
   href: 'https://www.instagram.com/seecam.zuerichsee/',
@@ -14,11 +14,11 @@ export const SOCIAL_LINK = {
 
 const link = (href: string, label: string): MenuEntry => ({ kind: 'link', href, label });
 
-/** Spec §2 "Header menu" and §6, rule by rule, for the current authentication state. */
+/** The header menu, rule by rule, for the current authentication state. */
 export function menuEntries(state: AuthState): MenuEntry[] {
   const confirmed = state.user?.emailConfirmed === true;
   const entries: MenuEntry[] = [link('/webcams', 'Webcams'), link('/bestof', 'Bilder des Tages')];
-  // §2 shows Camera setup to users with referers, §6 also to admins (they configure every url).
+  // Camera setup for users with referers, and for admins: they configure every url.
   if (state.hasReferes || state.isAdmin) entries.push(link('/edit/referer/cameras', 'Kamera-Einrichtung'));
   if (state.isAdmin || impersonatedUserId(state) !== null) entries.push(link('/impersonate', 'Benutzer vertreten'));
   if (state.isAdmin) {

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 
 export const NEWS_PATH = '/api/News/News/news';
 
-/** The news text below the header; refetched on every authentication change and on logout (spec §4). */
+/** The news text below the header; refetched on every authentication change and on logout. */
 export function NewsBanner() {
   const session = useSessionClient();
   const { user, applicationUser } = useSession();

@@ -82,7 +82,7 @@ function MenuGroup({
   );
 }
 
-/** The header with the menu of spec §2; it follows every session change without a reload. */
+/** The header with its menu; it follows every session change without a reload. */
 export function SiteHeader({ currentPath }: { currentPath: string }) {
   const session = useSessionClient();
   const items = groupMenuEntries(menuEntries(useSession()));

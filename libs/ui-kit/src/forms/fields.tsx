@@ -6,7 +6,7 @@ interface FieldFrameProps {
   field: BoundField;
   label: string;
   hint?: string | undefined;
-  /** Shows "n/max" under the field (spec §5, last name on the profile). */
+  /** Shows "n/max" under the field (the profile's last name has one). */
   counterMax?: number | undefined;
   children: (control: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
 }

@@ -15,7 +15,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     users: UserRepository;
     refreshTokens: RefreshTokens;
-    /** The User of spec §3 with a fresh access token of the login `session`; sets its refresh cookie. */
+    /** The user as the API sends it, with a fresh access token of the login `session`; sets its refresh cookie. */
     signedInUser(user: UserRow, reply: FastifyReply, session: IssuedRefreshToken): Promise<User>;
     clearRefreshCookie(reply: FastifyReply): void;
     /** Tell other services, in the transaction of the change, who a user is now and what changed. */

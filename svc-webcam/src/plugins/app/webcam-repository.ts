@@ -49,7 +49,7 @@ export function createWebcamRepository(db: Db) {
         ])
         .orderBy('webcams.name');
       if (filter.name) query = query.where('webcams.name', '=', filter.name);
-      // Only cameras with at least one image are listed (spec §3): the inner join leaves the others out.
+      // Only cameras with at least one image are listed: the inner join leaves the others out.
       return (await query.execute()).map(({ imageName, lat, lng, direction, ...webcam }) => ({
         webcam,
         images: [toImage({ webcamId: webcam.id, name: imageName, lat, lng, direction })],

@@ -16,7 +16,7 @@ export interface RegisterRoutesOptions {
   publicUrl: () => string;
 }
 
-/** The profile update of spec §7 carries `phone`; it stands for `phoneNumber` when that is absent. */
+/** The profile update (`ProfileUpdate`) carries `phone`; it stands for `phoneNumber` when that is absent. */
 async function phoneAlias(request: FastifyRequest): Promise<void> {
   const body = request.body as Record<string, unknown> | null;
   if (body && typeof body === 'object' && body.phoneNumber === undefined && body.phone !== undefined) {
@@ -93,7 +93,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
         body: Type.Object({
           ...FormFields(PROFILE_RULES).properties,
           phone: Type.Optional(
-            Type.String({ maxLength: 254, description: 'Alias of phoneNumber (spec §7), used when it is absent' }),
+            Type.String({ maxLength: 254, description: 'Alias of phoneNumber, used when it is absent' }),
           ),
         }),
         response: { 200: UserSummarySchema, ...errors },

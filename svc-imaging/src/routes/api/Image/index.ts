@@ -423,7 +423,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     '/api/Image/SetPosition/set',
     {
       onRequest: app.requireRole(ADMIN_ROLE),
-      // Spec §5 position dialog: the same rules and messages as the form.
+      // The position dialog's rules and messages: the server refuses what the form refuses.
       preValidation: validateWith(POSITION_RULES, 'body'),
       schema: {
         summary: 'Set the position of a camera from the image named by a timestamp on (Admin)',

@@ -18,7 +18,8 @@ import { cronPatternFor } from '../../../scheduler.ts';
 import { DASHBOARD_HTML } from './dashboard-page.ts';
 
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
-// The page authenticates with the access cookie (spec §6); changes also need the gateway's anti-forgery header.
+// The page authenticates with the access cookie, as a frame sends no bearer header; changes also need the
+// gateway's anti-forgery header.
 const cookieAuth = { acceptsAccessCookie: true } as const;
 
 /** The job dashboard: schedules, last runs, failures, pruning; retry now, pause and resume (Admin). */

@@ -18,7 +18,7 @@ import { announceLayersOf } from '../../../plugins/app/layer-repository.ts';
 const RefererUserSchema = Type.Object({ id: Type.Integer(), userEmail: Type.String(), url: Type.String() });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
 
-/** Referer users (a user's pages that embed camera images): spec §2 "Referer-user editing", §7. */
+/** Referer users (a user's pages that embed camera images): the calls behind the referer-user editing page. */
 const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db as Kysely<Database>;
   const admin = app.requireRole(ADMIN_ROLE);

@@ -46,7 +46,7 @@ const WebcamSchema = Type.Object({
 const LayerQuery = Type.Object({ layerId: Id(), cameraId: Id() });
 const wire = ({ refererUserId: _owner, imageHash: _hash, ...layer }: StoredLayer) => layer;
 
-/** Layers of a referer page on a camera (spec §3 Layer, §4, §7 "Referer" layer calls): own pages only, unless Admin. */
+/** A referer page's layers per camera: own pages only, unless Admin (docs/decisions.md, "Who may set layers where"). */
 const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(multipart, { limits: { fileSize: LAYER_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096 } });
   const { refererAccess, layerRepository } = app;

@@ -39,10 +39,10 @@ const ConfigurationSchema = Type.Object({
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
 
-/** `2026-11-22T13:45:00Z` or `2026-11-22` → `2026-11-22` (bookings are whole days, spec §4). */
+/** `2026-11-22T13:45:00Z` or `2026-11-22` → `2026-11-22` (bookings are whole days). */
 const dayOf = (value: string) => value.slice(0, 10);
 
-/** The Webcam calls of spec §7 that change or reveal administration data; Admin-only unless noted. */
+/** The Webcam calls that change or reveal administration data; Admin-only unless noted. */
 const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const admin = app.requireRole(ADMIN_ROLE);
   const unknownCamera = (reply: FastifyReply, id: number) =>
