@@ -1,9 +1,9 @@
 import fastifyStatic from '@fastify/static';
 import { type CameraListItem, REMOTES } from '@lakecams/contracts';
 import { errorBody, unavailable } from '@lakecams/service-kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   cameraOfPage,
@@ -61,6 +61,29 @@ function shellPageFrom(url: URL, ttlMs = 10_000): () => Promise<string> {
   };
 }
 
+/**
+ * The manifests of released remotes, read again whenever the file changed: a release renames a new file in,
+ * so a reader sees the old one or the new one.
+ */
+function releasedRemotes(file: string) {
+  let known: { version: string; remotes: Record<string, string> } | null = null;
+  return async (log: FastifyBaseLogger): Promise<Record<string, string>> => {
+    const info = await stat(file).catch(() => null);
+    if (!info) return {};
+    // A renamed-in file is a new inode, whatever the clock's resolution.
+    const version = `${info.ino}:${info.mtimeMs}:${info.size}`;
+    if (known?.version === version) return known.remotes;
+    try {
+      const remotes = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
+      known = { version, remotes };
+      return remotes;
+    } catch (error) {
+      log.warn({ err: error, file }, 'released remotes not readable; serving the built ones');
+      return known?.remotes ?? {};
+    }
+  };
+}
+
 /** Serves the shell at `/`, each remote under `/remotes/<folder>/`, `/remotes.json`, and the SPA fallback. */
 export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOptions) {
   const shellDir = join(options.frontendRoot, 'shell', 'dist');
@@ -101,8 +124,25 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
     reply.header('cache-control', 'no-cache').send(pageConfig),
   );
 
-  app.get('/remotes.json', { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('cache-control', 'no-cache').send(options.remotes),
+  // Remotes released on their own (scripts/release.ts): versioned folders, and the manifests to use.
+  const releasesDir = join(options.frontendRoot, 'releases');
+  // Made here, so a release after the start is served without a restart (a read-only root simply has none).
+  await mkdir(releasesDir, { recursive: true }).catch(() => undefined);
+  if (existsSync(releasesDir))
+    await app.register(fastifyStatic, {
+      root: releasesDir,
+      prefix: '/releases/',
+      preCompressed: true,
+      decorateReply: false,
+      setHeaders: (reply, path) => {
+        const fastifyReply = reply as unknown as FastifyReply;
+        cacheHeaders(fastifyReply, path);
+        fastifyReply.header('access-control-allow-origin', '*');
+      },
+    });
+  const released = releasedRemotes(join(releasesDir, 'remotes.json'));
+  app.get('/remotes.json', { schema: { hide: true } }, async (request, reply) =>
+    reply.header('cache-control', 'no-cache').send({ ...options.remotes, ...(await released(request.log)) }),
   );
 
   // Cameras as the public camera list shows them, asked through this gateway like a browser would.

@@ -666,6 +666,7 @@ export const NOT_API_ROUTES: Record<string, string> = {
   '/config.json': 'gateway: page settings (map tiles)',
   '/remotes.json': 'gateway: micro-frontend manifest',
   '/documentation': 'gateway: sends to the API reference at /api/docs',
+  '/releases/*': 'gateway: remotes released on their own (scripts/release.ts), public files',
   '/api/*': 'gateway: hands /api/<Controller>/… to the owning service (every row of the matrix passes it)',
   '/pictures/*': 'gateway: hands pictures by their immutable names to svc-imaging (its row passes it)',
 };
