@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { hashPassword } from '../svc-identity/src/passwords.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 /** A PNG of one colour (RGBA), small enough to build by hand. */
@@ -478,7 +478,7 @@ describe('administration screens (Chromium)', () => {
     }
     for (const path of ['/edit/referers', '/edit/referer/cameras', '/edit/codes']) {
       await webcams.goto(`${portal.url}${path}`);
-      await webcams.locator('main h1').waitFor();
+      await mainHeading(webcams).waitFor();
       await webcams.waitForLoadState('networkidle').catch(() => {});
       await check(webcams, path);
     }

@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterEach } from 'vitest';
 
 /** Debian's Chromium, headless, with the background networking this closed network refuses turned off. */
@@ -71,3 +71,11 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 export { freePort } from '@lakecams/service-kit/testing';
+
+/**
+ * The main heading the visitor sees. A camera page holds two for a moment: its first view's, sent in the HTML,
+ * and the remote's, hidden until it takes over.
+ */
+export function mainHeading(page: Page) {
+  return page.locator('main').getByRole('heading', { level: 1 }).first();
+}

@@ -7,7 +7,7 @@ import type { RunningPortal } from '../scripts/portal.ts';
 import { type CaptureContext, captureTick } from '../svc-imaging/src/capture.ts';
 import type { CameraRow } from '../svc-imaging/src/database.ts';
 import { renderDemoImage } from '../svc-imaging/src/demo-source.ts';
-import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 const CAMERA = 'Rapperswil-Seedamm';
@@ -263,7 +263,7 @@ describe('comparing two moments of a camera (Chromium)', () => {
       if (request.resourceType() === 'script') scripts.push(request.url());
     });
     await page.goto(portal.url);
-    await page.locator('main h1').waitFor(PATIENCE);
+    await mainHeading(page).waitFor(PATIENCE);
     await page.waitForLoadState('networkidle');
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((url) => /compare-view/.test(url))).toEqual([]);

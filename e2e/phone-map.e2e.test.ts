@@ -4,7 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
-import { closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { signedInApi } from './portal-api.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
@@ -214,7 +214,7 @@ describe('the map on a phone (Chromium, touch)', () => {
         expect(hit, `the finger beside ${name}'s dot hits`).toBe(name);
         await page.touchscreen.tap(x, y);
         await page.waitForURL(`${portal.url}/webcam/${encodeURIComponent(name)}`, PATIENCE);
-        await expect.poll(() => page.locator('main h1').textContent(), PATIENCE).toBe(name);
+        await expect.poll(() => mainHeading(page).textContent(), PATIENCE).toBe(name);
         reached++;
         await page.close();
       }

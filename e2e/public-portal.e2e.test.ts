@@ -11,7 +11,7 @@ import type { CameraRow } from '../svc-imaging/src/database.ts';
 import { renderDemoImage } from '../svc-imaging/src/demo-source.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { antiForgeryOf } from './portal-api.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
 
 const PRIVACY_SECTIONS = [
@@ -320,7 +320,7 @@ describe('the public portal in Chromium', () => {
     await markDocument(page);
     await page.mouse.click(point.x, point.y);
     await page.waitForURL(`${portal.url}/webcam/${name}`);
-    await expect.poll(() => page.locator('main h1').textContent()).toBe(name);
+    await expect.poll(() => mainHeading(page).textContent()).toBe(name);
     // Client-side (react-router): still the same document.
     expect(await isSameDocument(page)).toBe(true);
     await page.close();
@@ -462,7 +462,7 @@ describe('the public portal in Chromium', () => {
     const name = 'Rapperswil-Seedamm';
     const page = await open(`/webcam/${name}`);
     await expect.poll(() => page.title()).toBe(`${SITE_NAME} – ${name}`);
-    expect(await page.locator('main h1').textContent()).toBe(name);
+    expect(await mainHeading(page).textContent()).toBe(name);
     const keywords = page.locator('meta[name="keywords"]');
     await expect.poll(() => keywords.getAttribute('content')).toContain(name);
 
@@ -657,7 +657,7 @@ describe('the public portal in Chromium', () => {
     const found: string[] = [];
     for (const [name, path] of Object.entries(PUBLIC_PAGES)) {
       const page = await open(path);
-      await page.locator('main h1').waitFor();
+      await mainHeading(page).waitFor();
       if (name === 'home') await mapReady(page);
       else await page.waitForLoadState('networkidle').catch(() => {});
       const result = await new AxeBuilder({ page }).analyze();
@@ -688,7 +688,7 @@ describe('the public portal in Chromium', () => {
         if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
       });
       await page.goto(`${portal.url}${path}`);
-      await page.locator('main h1').waitFor();
+      await mainHeading(page).waitFor();
       await page.waitForLoadState('networkidle').catch(() => {});
       expect(scripts.filter((file) => mapChunks.includes(file.split('/').pop() ?? ''))).toEqual([]);
       expect(await page.locator('.leaflet-container').count()).toBe(0);
@@ -699,7 +699,7 @@ describe('the public portal in Chromium', () => {
   it('renders at desktop and phone size (screenshots in e2e/.artifacts)', async () => {
     for (const [name, path] of Object.entries(PUBLIC_PAGES)) {
       const page = await open(path);
-      await page.locator('main h1').waitFor();
+      await mainHeading(page).waitFor();
       if (name === 'home') await mapReady(page);
       else await page.waitForLoadState('networkidle').catch(() => {});
       if (name === 'webcams' || name === 'home-list') {
