@@ -7,7 +7,6 @@ import type {
   UserSummary,
 } from '@lakecams/contracts';
 import { type ApiClient, ApiError } from '@lakecams/session';
-import { serverMessageInGerman } from '@lakecams/ui-kit';
 
 const postJson = (body: unknown, method = 'POST'): RequestInit => ({
   method,
@@ -67,9 +66,3 @@ export function accountApi(api: ApiClient) {
 }
 
 export type AccountApi = ReturnType<typeof accountApi>;
-
-/** The server's message for the visitor, or a general one when it gave none. */
-export function failureMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.serverMessage) return serverMessageInGerman(error.serverMessage);
-  return fallback;
-}

@@ -5,4 +5,4 @@ export { type BoundField, type FormState, type FormErrors, type FormValues, useF
 export { ModalDialog } from './modal-dialog.tsx';
 export { PageFrame } from './page-frame.tsx';
 export { remoteLifecycles } from './remote-lifecycles.ts';
-export { serverMessageInGerman } from './server-messages.ts';
+export { failureMessage, serverMessageInGerman } from './server-messages.ts';

@@ -1,3 +1,5 @@
+import { ApiError } from '@lakecams/session';
+
 /**
  * The services answer in English (their API, logs and tests keep it); the pages say the same in German.
  * The validation messages the product prescribes in English (e.g. "This is not the token we sent you") are shown as they are.
@@ -53,4 +55,10 @@ export function serverMessageInGerman(message: string): string {
     if (match) return german(...match.slice(1));
   }
   return message;
+}
+
+/** The server's message for the user in German, or `fallback` when it gave none (or the call never reached it). */
+export function failureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.serverMessage) return serverMessageInGerman(error.serverMessage);
+  return fallback;
 }

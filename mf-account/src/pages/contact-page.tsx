@@ -13,11 +13,10 @@ import {
   TextField,
   useForm,
 } from '@lakecams/ui-kit';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { failureMessage } from '../account-api.ts';
 import { CaptchaField } from '../captcha/captcha-field.tsx';
-import { CAPTCHA_PENDING_HINT, SubmitButton } from '../forms/submit-button.tsx';
+import { useCaptchaSubmit } from '../captcha/use-captcha-submit.ts';
+import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
@@ -38,28 +37,17 @@ export function ContactPage() {
     },
     validate,
   );
-  const [captcha, setCaptcha] = useState<string | null>(null);
-  const [captchaRound, setCaptchaRound] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const sending = useCaptchaSubmit(
+    form,
+    'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.',
+  );
 
-  async function submit() {
-    if (!form.attemptSubmit() || !captcha) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+  const submit = () =>
+    sending.submit(async (captcha) => {
       await api.contact(form.values, captcha);
       leaveFlashMessage('Vielen Dank! Ihre Nachricht ist gesendet, wir melden uns so bald wie möglich.', '/');
       navigate('/');
-    } catch (error) {
-      setFailure(
-        failureMessage(error, 'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.'),
-      );
-      setCaptcha(null);
-      setCaptchaRound((round) => round + 1);
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <PageFrame title="Kontakt">
@@ -81,15 +69,15 @@ export function ContactPage() {
               options={CONTACT_SUBJECTS}
             />
             <TextAreaField field={form.field('message')} label="Nachricht" />
-            <CaptchaField key={captchaRound} action="contact" onChange={setCaptcha} solveNow={captchaRound > 0} />
-            {failure && (
+            <CaptchaField key={sending.captchaKey} action="contact" {...sending.captcha} />
+            {sending.failure && (
               <Notice tone="error">
-                <p>{failure}</p>
+                <p>{sending.failure}</p>
               </Notice>
             )}
             <FormActions>
-              <SubmitButton form={form} busy={busy} blockedBy={captcha ? null : CAPTCHA_PENDING_HINT}>
-                {busy ? 'Wird gesendet …' : 'Senden'}
+              <SubmitButton form={form} busy={sending.busy} blockedBy={sending.blockedBy}>
+                {sending.busy ? 'Wird gesendet …' : 'Senden'}
               </SubmitButton>
             </FormActions>
           </Form>

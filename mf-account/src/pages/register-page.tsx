@@ -12,9 +12,9 @@ import {
 } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { failureMessage } from '../account-api.ts';
 import { CaptchaField } from '../captcha/captcha-field.tsx';
-import { CAPTCHA_PENDING_HINT, SubmitButton } from '../forms/submit-button.tsx';
+import { useCaptchaSubmit } from '../captcha/use-captcha-submit.ts';
+import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const EMPTY: RegisterModel = {
@@ -47,26 +47,13 @@ export function RegisterPage() {
 function RegisterForm({ onRegistered }: { onRegistered(email: string): void }) {
   const api = useAccountApi();
   const form = useForm(EMPTY, validate);
-  const [captcha, setCaptcha] = useState<string | null>(null);
-  const [captchaRound, setCaptchaRound] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const sending = useCaptchaSubmit(form, 'Die Registrierung hat nicht geklappt. Bitte versuchen Sie es noch einmal.');
 
-  async function submit() {
-    if (!form.attemptSubmit() || !captcha) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+  const submit = () =>
+    sending.submit(async (captcha) => {
       await api.register(form.values, captcha);
       onRegistered(form.values.email);
-    } catch (error) {
-      setFailure(failureMessage(error, 'Die Registrierung hat nicht geklappt. Bitte versuchen Sie es noch einmal.'));
-      // A payload is good for one request: the next attempt needs a new challenge.
-      setCaptcha(null);
-      setCaptchaRound((round) => round + 1);
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <FormCard title="Neues Konto">
@@ -90,15 +77,15 @@ function RegisterForm({ onRegistered }: { onRegistered(email: string): void }) {
             autoComplete="new-password"
           />
         </div>
-        <CaptchaField key={captchaRound} action="register" onChange={setCaptcha} solveNow={captchaRound > 0} />
-        {failure && (
+        <CaptchaField key={sending.captchaKey} action="register" {...sending.captcha} />
+        {sending.failure && (
           <Notice tone="error">
-            <p>{failure}</p>
+            <p>{sending.failure}</p>
           </Notice>
         )}
         <FormActions>
-          <SubmitButton form={form} busy={busy} blockedBy={captcha ? null : CAPTCHA_PENDING_HINT}>
-            {busy ? 'Wird registriert …' : 'Registrieren'}
+          <SubmitButton form={form} busy={sending.busy} blockedBy={sending.blockedBy}>
+            {sending.busy ? 'Wird registriert …' : 'Registrieren'}
           </SubmitButton>
           <Link to="/login">Schon registriert? Anmelden</Link>
         </FormActions>

@@ -1,9 +1,18 @@
 import { leaveFlashMessage } from '@lakecams/session';
 import { RESET_PASSWORD_RULES, type ResetPasswordModel, validateForm } from '@lakecams/contracts';
-import { EmailField, Form, FormActions, FormCard, Notice, PageFrame, TextField, useForm } from '@lakecams/ui-kit';
+import {
+  EmailField,
+  Form,
+  FormActions,
+  FormCard,
+  failureMessage,
+  Notice,
+  PageFrame,
+  TextField,
+  useForm,
+} from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { failureMessage } from '../account-api.ts';
 import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 

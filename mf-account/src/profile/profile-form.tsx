@@ -1,8 +1,7 @@
 import { NAME_HINT, PROFILE_RULES, type ProfileUpdate, type UserSummary, validateForm } from '@lakecams/contracts';
 import { useSessionClient } from '@lakecams/session';
-import { Form, FormActions, FormCard, Notice, PhoneField, TextField, useForm } from '@lakecams/ui-kit';
+import { Form, FormActions, FormCard, failureMessage, Notice, PhoneField, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
-import { failureMessage } from '../account-api.ts';
 import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
