@@ -11,7 +11,7 @@ import {
 import { initialPosition, positionToSave } from '../src/cameras/image-position-dialog.tsx';
 import { embedImageUrl, embedSnippet, pagePreviewUrl } from '../src/setup/embed-snippet.ts';
 import { layersOf, newLayer, withLevelLoaded } from '../src/setup/layers.ts';
-import { removeById, replaceOrAppend } from '../src/shared/list-updates.ts';
+import { removeById, replaceOrAppend } from '../src/lists/list-updates.ts';
 
 describe('referer bookings', () => {
   it('start a new booking today in Zurich, quality POOR, without a user', () => {

@@ -1,5 +1,5 @@
 import { localDateParts, type Quality } from '@lakecams/contracts';
-import type { RefererBooking } from '../shared/admin-api.ts';
+import type { RefererBooking } from '../api/admin-api.ts';
 
 /** Today in the region's local time as `YYYY-MM-DD` (bookings are whole days there). */
 export function today(now = new Date()): string {

@@ -1,10 +1,10 @@
 import { QUALITIES, type Quality, type Webcam } from '@lakecams/contracts';
 import { Form, FormActions, ModalDialog, SelectField, useForm } from '@lakecams/ui-kit';
-import type { CameraConfiguration } from '../shared/admin-api.ts';
-import { LoadStatus } from '../shared/load-status.tsx';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import type { CameraConfiguration } from '../api/admin-api.ts';
+import { LoadStatus } from '../loading/load-status.tsx';
+import { ActionFailure, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 import { userLabel } from './camera-permissions-dialog.tsx';
 
 export const ALL_OTHER_USERS = 'Alle anderen Benutzer';

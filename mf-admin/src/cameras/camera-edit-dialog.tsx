@@ -1,7 +1,7 @@
 import { CAMERA_RULES, validateForm, WEBCAM_TYPES, type Webcam, type WebcamType } from '@lakecams/contracts';
 import { Form, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
-import { SaveOrCancel, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
+import { SaveOrCancel, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
 
 type CameraField = 'name' | 'pattern' | 'distance' | 'angle' | 'intervalMin' | 'webcamType';
 type CameraValues = Record<CameraField, string>;

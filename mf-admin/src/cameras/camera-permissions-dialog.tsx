@@ -1,11 +1,11 @@
 import type { UserSummary, Webcam } from '@lakecams/contracts';
 import { FormActions, ModalDialog, Notice } from '@lakecams/ui-kit';
 import { useId, useState } from 'react';
-import type { UserRef } from '../shared/admin-api.ts';
-import { LoadStatus } from '../shared/load-status.tsx';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import type { UserRef } from '../api/admin-api.ts';
+import { LoadStatus } from '../loading/load-status.tsx';
+import { ActionFailure, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 
 export const userLabel = (user: { userName: string; email: string }) =>
   user.email ? `${user.userName} (${user.email})` : user.userName;

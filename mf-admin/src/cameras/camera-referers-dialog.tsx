@@ -1,12 +1,12 @@
 import { QUALITIES, type Webcam } from '@lakecams/contracts';
 import { Form, FormActions, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
-import type { RefererBooking } from '../shared/admin-api.ts';
-import { removeById, replaceOrAppend } from '../shared/list-updates.ts';
-import { LoadStatus } from '../shared/load-status.tsx';
-import { ActionFailure, SaveOrCancel, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import type { RefererBooking } from '../api/admin-api.ts';
+import { removeById, replaceOrAppend } from '../lists/list-updates.ts';
+import { LoadStatus } from '../loading/load-status.tsx';
+import { ActionFailure, SaveOrCancel, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 import {
   type BookingFormValues,
   bookingFormValues,

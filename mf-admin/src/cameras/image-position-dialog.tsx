@@ -1,10 +1,10 @@
 import { type Image, imageNameOf, POSITION_RULES, validateForm, type Webcam } from '@lakecams/contracts';
 import { Form, FormActions, ModalDialog, Notice, TextField, useForm } from '@lakecams/ui-kit';
-import type { ImagePosition } from '../shared/admin-api.ts';
-import { LoadStatus } from '../shared/load-status.tsx';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import type { ImagePosition } from '../api/admin-api.ts';
+import { LoadStatus } from '../loading/load-status.tsx';
+import { ActionFailure, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 
 type PositionField = 'lat' | 'lng' | 'direction';
 type PositionValues = Record<PositionField, string>;

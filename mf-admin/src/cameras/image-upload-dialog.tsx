@@ -1,9 +1,9 @@
 import type { Webcam } from '@lakecams/contracts';
 import { FormActions, ModalDialog, Notice } from '@lakecams/ui-kit';
 import { useId, useState } from 'react';
-import { cameraImagePath } from '../shared/admin-api.ts';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
+import { cameraImagePath } from '../api/admin-api.ts';
+import { ActionFailure, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
 
 export const IMAGE_TYPES = 'image/jpeg,image/png,image/webp';
 

@@ -1,9 +1,9 @@
 import { NEWS_MAX_LENGTH } from '@lakecams/contracts';
 import { Form, FormActions, FormCard, Notice, TextAreaField, useForm } from '@lakecams/ui-kit';
-import { LoadStatus } from '../shared/load-status.tsx';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import { LoadStatus } from '../loading/load-status.tsx';
+import { ActionFailure, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 
 /** svc-webcam's limit on the news text. */
 

@@ -1,8 +1,8 @@
 import { CODE_FEATURES, ROLES } from '@lakecams/contracts';
 import { Form, FormActions, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
-import { SaveOrCancel, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
+import { SaveOrCancel, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
 
 /** CreateCodes makes at most this many at once. */
 export const MAX_CODES = 1000;
@@ -65,7 +65,12 @@ export function CreateCodesDialog({ onClose }: { onClose: () => void }) {
   return (
     <ModalDialog title="Codes erstellen" onClose={onClose}>
       <Form onSubmit={() => void submit()} label="Codes erstellen">
-        <SelectField field={form.field('feature')} label="Funktion" placeholder="Bitte wählen" options={CODE_FEATURES} />
+        <SelectField
+          field={form.field('feature')}
+          label="Funktion"
+          placeholder="Bitte wählen"
+          options={CODE_FEATURES}
+        />
         <TextField field={form.field('count')} label="Anzahl" type="number" hint={`1 bis ${MAX_CODES}`} />
         <SaveOrCancel action={create} saveLabel="Erstellen" onCancel={onClose} />
       </Form>

@@ -9,12 +9,12 @@ import { CameraReferersDialog } from '../cameras/camera-referers-dialog.tsx';
 import { ImagePositionDialog } from '../cameras/image-position-dialog.tsx';
 import { ImageUploadDialog } from '../cameras/image-upload-dialog.tsx';
 import { NewsForm } from '../cameras/news-form.tsx';
-import { ADMIN_ONLY, AccessGuard, isAdmin } from '../shared/access-guard.tsx';
-import { ConfirmDialog } from '../shared/confirm-dialog.tsx';
-import { TableSection } from '../shared/table-section.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
-import { RowActions } from '../shared/row-actions.tsx';
+import { ADMIN_ONLY, AccessGuard, isAdmin } from '../access/access-guard.tsx';
+import { ConfirmDialog } from '../actions/confirm-dialog.tsx';
+import { TableSection } from '../lists/table-section.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
+import { RowActions } from '../lists/row-actions.tsx';
 
 /** The dialog open on the page, if any, and the camera it is about. */
 type OpenDialog =

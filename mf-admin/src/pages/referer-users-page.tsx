@@ -2,11 +2,11 @@ import type { RefererUser } from '@lakecams/contracts';
 import { type Column, DataTable, PageFrame } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { RefererUserDialog } from '../referers/referer-user-dialog.tsx';
-import { ADMIN_ONLY, AccessGuard, isAdmin } from '../shared/access-guard.tsx';
-import { ConfirmDialog } from '../shared/confirm-dialog.tsx';
-import { TableSection } from '../shared/table-section.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import { ADMIN_ONLY, AccessGuard, isAdmin } from '../access/access-guard.tsx';
+import { ConfirmDialog } from '../actions/confirm-dialog.tsx';
+import { TableSection } from '../lists/table-section.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit' | 'delete'; referer: RefererUser };
 

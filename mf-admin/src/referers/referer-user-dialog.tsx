@@ -1,10 +1,10 @@
 import { REFERER_RULES, type RefererUser, validateForm } from '@lakecams/contracts';
 import { Form, ModalDialog, SelectField, TextField, useForm } from '@lakecams/ui-kit';
-import type { UserRef } from '../shared/admin-api.ts';
-import { LoadStatus } from '../shared/load-status.tsx';
-import { SaveOrCancel, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import type { UserRef } from '../api/admin-api.ts';
+import { LoadStatus } from '../loading/load-status.tsx';
+import { SaveOrCancel, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 
 type RefererField = 'userEmail' | 'url';
 

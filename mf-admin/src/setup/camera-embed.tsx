@@ -1,8 +1,8 @@
 import type { Webcam } from '@lakecams/contracts';
 import { useId, useRef, useState } from 'react';
-import { cameraImagePath } from '../shared/admin-api.ts';
-import { useAdminApi } from '../shared/use-admin-api.ts';
-import { useLoaded } from '../shared/use-loaded.ts';
+import { cameraImagePath } from '../api/admin-api.ts';
+import { useAdminApi } from '../api/use-admin-api.ts';
+import { useLoaded } from '../loading/use-loaded.ts';
 import { embedSnippet, pagePreviewUrl } from './embed-snippet.ts';
 
 /** Image size, download link, the `<img>` tag to copy and the composed image as partners see it. */

@@ -1,6 +1,6 @@
 import { SITE_NAME } from '@lakecams/contracts';
-import type { ImageSize } from '../shared/admin-api.ts';
-import { cameraImagePath } from '../shared/admin-api.ts';
+import type { ImageSize } from '../api/admin-api.ts';
+import { cameraImagePath } from '../api/admin-api.ts';
 
 const escapeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

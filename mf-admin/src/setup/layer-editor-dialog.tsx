@@ -2,8 +2,8 @@ import { type Layer, validateForm } from '@lakecams/contracts';
 import { LAYER_RULES } from '@lakecams/contracts/cron';
 import { FormActions, ModalDialog, TextField, useForm } from '@lakecams/ui-kit';
 import { useEffect, useId, useState } from 'react';
-import { ActionFailure, useAction } from '../shared/use-action.tsx';
-import { useAdminApi } from '../shared/use-admin-api.ts';
+import { ActionFailure, useAction } from '../actions/use-action.tsx';
+import { useAdminApi } from '../api/use-admin-api.ts';
 import { LEVEL_TITLES } from './layer-levels.ts';
 
 export const LAYER_IMAGE_TYPES = 'image/png,image/jpeg,image/webp';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useAdminApi } from '../shared/use-admin-api.ts';
+import { useAdminApi } from '../api/use-admin-api.ts';
 
 /** A layer's image; fetched with the session's token, which an `<img src>` could not send. */
 export function LayerImage({

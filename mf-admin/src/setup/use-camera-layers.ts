@@ -1,8 +1,8 @@
 import { LAYER_LEVELS, type Layer, type LayerLevel } from '@lakecams/contracts';
+import { failureMessage } from '@lakecams/ui-kit';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { failureMessage } from '../shared/admin-api.ts';
-import { removeById, replaceOrAppend } from '../shared/list-updates.ts';
-import { useAdminApi } from '../shared/use-admin-api.ts';
+import { removeById, replaceOrAppend } from '../lists/list-updates.ts';
+import { useAdminApi } from '../api/use-admin-api.ts';
 import { withLevelLoaded } from './layers.ts';
 
 export type LevelStatus = 'loading' | 'ready' | { failure: string };

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { LoadStatus } from './load-status.tsx';
-import type { Loaded } from './use-loaded.ts';
+import { LoadStatus } from '../loading/load-status.tsx';
+import type { Loaded } from '../loading/use-loaded.ts';
 
 /** An admin list: heading, add and refresh, the load state, then the table. */
 export function TableSection({

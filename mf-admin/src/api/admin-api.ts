@@ -14,7 +14,6 @@ import type {
 
 export type { CameraConfiguration, RefererBooking, UserRef } from '@lakecams/contracts';
 import { type ApiClient, ApiError } from '@lakecams/session';
-import { serverMessageInGerman } from '@lakecams/ui-kit';
 
 export interface ImagePosition {
   webcamId: number;
@@ -182,9 +181,3 @@ export function adminApi(api: ApiClient) {
 }
 
 export type AdminApi = ReturnType<typeof adminApi>;
-
-/** The server's message for the user, or a general one when it gave none. */
-export function failureMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.serverMessage) return serverMessageInGerman(error.serverMessage);
-  return fallback;
-}

@@ -1,6 +1,5 @@
-import { FormActions, Notice } from '@lakecams/ui-kit';
+import { FormActions, failureMessage, Notice } from '@lakecams/ui-kit';
 import { useCallback, useState } from 'react';
-import { failureMessage } from './admin-api.ts';
 
 type ActionState = 'idle' | 'busy' | 'done' | { failure: string };
 

@@ -1,5 +1,5 @@
 import { type DependencyList, useCallback, useEffect, useState } from 'react';
-import { failureMessage } from './admin-api.ts';
+import { failureMessage } from '@lakecams/ui-kit';
 
 export interface Loaded<T> {
   /** The last data loaded; kept while a reload runs so the page does not flicker. */
