@@ -1,7 +1,7 @@
 import { documentTitle, matchRoute } from './routes.ts';
 
 /**
- * Sends paths of no route home and names the page. replaceState, not navigateToUrl's pushState:
+ * Sends paths of no route home (docs/product.md §3.2) and names the page. replaceState, not navigateToUrl's pushState:
  * a pushed redirect would trap the Back button on the unknown path.
  */
 export function syncPageWithPath(): void {

@@ -22,7 +22,9 @@ export function renderRemoteFailure(): ReactElement {
   return <RemoteFailure />;
 }
 
-/** Stand-in for a remote that could not be loaded: its route shows a message, not a blank page. */
+/**
+ * Stand-in for a remote that could not be loaded: its route shows a message, not a blank page (docs/product.md §3.9).
+ */
 export function failureLifecycles(): LifeCycles<CustomProps> {
   return reactLifecycles((props) => (props.domElementGetter as () => HTMLElement)(), <RemoteFailure />);
 }

@@ -87,7 +87,7 @@ export function activeWhenFor(remote: RemoteName): (location: Location) => boole
   return (location) => matchRoute(location.pathname)?.remote === remote;
 }
 
-/** "<site name> – <page title>", or the site name alone on home and unknown paths. */
+/** "<site name> – <page title>", or the site name alone on home and unknown paths (docs/product.md §3.1). */
 export function documentTitle(pathname: string): string {
   const match = matchRoute(pathname);
   const title = match ? PAGE_TITLES[match.route] : null;

@@ -4,7 +4,7 @@ import type { Session } from '@lakecams/session';
 export const SESSION_START_TIMEOUT_MS = 5_000;
 
 /**
- * The token is refreshed before the apps load. Resolves when the session has started,
+ * The token is refreshed before the apps load (docs/product.md §8.2). Resolves when the session has started,
  * failed, or taken longer than `timeoutMs`; it never rejects.
  */
 export async function startSessionBeforeApps(session: Session, timeoutMs = SESSION_START_TIMEOUT_MS): Promise<void> {

@@ -61,7 +61,8 @@ function signedFor(secret: string, token: string, sessionId: string): boolean {
  * Signed double-submit anti-forgery. The gateway gives each browser an httpOnly session id cookie and a
  * readable `XSRF-TOKEN` cookie holding a token signed (HMAC) for that session; every non-GET/HEAD API request
  * must echo the token in `X-XSRF-TOKEN`. Another site can send the cookies but cannot read them, and a cookie
- * planted from a sibling subdomain fails the signature: it was not made for this browser's session.
+ * planted from a sibling subdomain fails the signature: it was not made for this browser's session
+ * (docs/product.md §8.4).
  */
 export const antiForgeryPlugin = fp(
   async (app: FastifyInstance, options: AntiForgeryOptions) => {

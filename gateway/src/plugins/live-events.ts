@@ -7,7 +7,7 @@ const KEEPALIVE_MS = 25_000;
 
 /**
  * `GET /api/Events/stream`: server-sent events to open pages. Each new image becomes an `image` event,
- * so maps, lists and camera pages update without reloading.
+ * so maps, lists and camera pages update without reloading (docs/product.md §4.8).
  */
 export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus }) {
   const clients = new Set<ServerResponse>();

@@ -71,7 +71,7 @@ export function sitePageMeta(origin: string, path: string): PageMeta {
 
 /**
  * A camera page: its name, when its current picture was taken and how often a new one comes, and that
- * picture at the quality everybody gets (the crawler has no account and no partner page).
+ * picture at the quality everybody gets (the crawler has no account and no partner page; docs/product.md §3.10).
  */
 export function cameraPageMeta(origin: string, item: CameraListItem): PageMeta {
   const { name, intervalMin } = item.webcam;

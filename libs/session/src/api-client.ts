@@ -88,7 +88,10 @@ interface Sent {
   token: string | null;
 }
 
-/** The one HTTP client of the page: bearer token, Impersonate and anti-forgery headers, one refresh on 401. */
+/**
+ * The one HTTP client of the page: bearer token, Impersonate and anti-forgery headers, one refresh on 401
+ * (docs/product.md §8.2).
+ */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   let apiRoot = options.apiRoot ?? '';
   const readCookie = options.readCookie ?? readDocumentCookie;

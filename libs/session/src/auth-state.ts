@@ -32,7 +32,10 @@ export function impersonatedUserId(state: AuthState): string | null {
   return acting;
 }
 
-/** The roles-and-referers part of the state: isAdmin with the Admin role, hasReferes with at least one referer. */
+/**
+ * The roles-and-referers part of the state: isAdmin with the Admin role, hasReferes with at least one referer
+ * (docs/product.md §8.2).
+ */
 export function accessState(
   roles: readonly string[],
   referers: readonly RefererOfUser[],

@@ -1,4 +1,7 @@
-/** A message that outlives a navigation: one remote leaves it, the shell shows it on the page it names. */
+/**
+ * A message that outlives a navigation: one remote leaves it, the shell shows it on the page it names
+ * (docs/product.md §3.7).
+ */
 export interface FlashMessage {
   text: string;
   /** The path the visitor lands on. */

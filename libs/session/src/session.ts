@@ -242,7 +242,7 @@ export function createSession(options: SessionOptions = {}): Session {
     if (state.user && state.user.jwtToken !== rejectedToken) return true;
     const renewal = await renewOnce();
     if (renewal.outcome === 'renewed') return true;
-    // The refresh failed, or itself got 401: log out and reload, once for all waiting requests.
+    // The refresh failed, or itself got 401: log out and reload, once for all waiting requests (docs/product.md §8.2).
     endingSession ??= logout().finally(() => {
       endingSession = null;
       reload();

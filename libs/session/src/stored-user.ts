@@ -2,7 +2,10 @@ import type { User, UserSummary } from '@lakecams/contracts';
 
 /** Where the user record is kept in local storage, restored on load so a reload keeps the user signed in. */
 export const STORED_USER_KEY = 'lakecams.user';
-/** The user an Admin acts as, kept beside the user record until the Admin ends it (reloads keep it). */
+/**
+ * The user an Admin acts as, kept beside the user record until the Admin ends it (reloads keep it;
+ * docs/product.md §8.5).
+ */
 export const STORED_ACTING_USER_KEY = 'lakecams.actingUser';
 
 export type UserStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;

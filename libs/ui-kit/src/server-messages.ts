@@ -2,7 +2,8 @@ import { ApiError } from '@lakecams/session';
 
 /**
  * The services answer in English (their API, logs and tests keep it); the pages say the same in German.
- * The validation messages the product prescribes in English (e.g. "This is not the token we sent you") are shown as they are.
+ * The validation messages the product prescribes in English (e.g. "This is not the token we sent you") are shown as
+ * they are (docs/product.md §12.4).
  */
 const EXACT: Record<string, string> = {
   'This username is already taken': 'Dieser Benutzername ist schon vergeben.',

@@ -16,7 +16,7 @@ interface SubmitButtonProps {
 
 /**
  * The submit of every account form: disabled while the form is invalid, something else is missing
- * or it is being sent. A hint under it says why, and is its description for screen readers.
+ * or it is being sent. A hint under it says why, and is its description for screen readers (docs/product.md §5).
  */
 export function SubmitButton({ form, busy, blockedBy = null, className, children }: SubmitButtonProps) {
   const hintId = useId();

@@ -7,7 +7,7 @@ import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: { email: string }) => validateForm(FORGOT_PASSWORD_RULES, values);
 
-/** Asks for a reset code by mail; the answer never tells whether the address is known. */
+/** Asks for a reset code by mail; the answer never tells whether the address is known (docs/product.md §5.1). */
 export function ForgotPasswordForm() {
   const api = useAccountApi();
   const form = useForm({ email: '' }, validate);

@@ -3,7 +3,7 @@ export const DEFAULT_RETURN_URL = '/';
 
 /**
  * The returnUrl query parameter if it is a path on this site, else `/`. Anything else
- * (`https://…`, `//host`, `/\host`, `javascript:`) would turn the login into an open redirect.
+ * (`https://…`, `//host`, `/\host`, `javascript:`) would turn the login into an open redirect (docs/product.md §5.1).
  */
 export function safeReturnUrl(value: string | null): string {
   if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return DEFAULT_RETURN_URL;

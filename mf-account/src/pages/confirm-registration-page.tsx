@@ -24,7 +24,7 @@ export function ConfirmRegistrationPage() {
       leaveFlashMessage('Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.', '/login');
       navigate('/login', { replace: true });
     } catch {
-      // A refused token changes nothing: no message, the form can be sent again.
+      // A refused token changes nothing: no message, the form can be sent again (docs/product.md §5.3).
       setBusy(false);
     }
   }

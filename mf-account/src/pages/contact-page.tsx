@@ -21,7 +21,7 @@ import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
 
-/** The contact form; after sending, home. */
+/** The contact form; after sending, home (docs/product.md §5.6). */
 export function ContactPage() {
   const api = useAccountApi();
   const navigate = useNavigate();

@@ -4,7 +4,7 @@ import { ForgotPasswordForm } from '../login/forgot-password-form.tsx';
 import { LoginForm } from '../login/login-form.tsx';
 import { safeReturnUrl } from '../navigation/return-url.ts';
 
-/** Login and forgot-password side by side; after login on to returnUrl, else home. */
+/** Login and forgot-password side by side; after login on to returnUrl, else home (docs/product.md §5.1). */
 export function LoginPage() {
   const navigate = useNavigate();
   const [query] = useSearchParams();

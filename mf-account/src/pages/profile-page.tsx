@@ -9,7 +9,7 @@ import { CodeForm } from '../profile/code-form.tsx';
 import { ProfileForm } from '../profile/profile-form.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
-/** The profile: reachable only when signed in; otherwise to login and back here. */
+/** The profile: reachable only when signed in; otherwise to login and back here (docs/product.md §5.5). */
 export function ProfilePage() {
   const { user, applicationUser, roles } = useSession();
   if (!user || !applicationUser) return <Navigate to={loginPathReturningTo('/user')} replace />;

@@ -18,7 +18,9 @@ import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ResetPasswordModel) => validateForm(RESET_PASSWORD_RULES, values);
 
-/** A new password with the code from the recover-password mail; its link fills in email and code. */
+/**
+ * A new password with the code from the recover-password mail; its link fills in email and code (docs/product.md §5.4).
+ */
 export function ResetPasswordPage() {
   const api = useAccountApi();
   const navigate = useNavigate();

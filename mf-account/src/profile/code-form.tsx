@@ -6,7 +6,9 @@ import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: { code: string }) => validateForm(CODE_RULES, values);
 
-/** Redeems a feature code; errors are ignored, so the roles and the list below tell the outcome. */
+/**
+ * Redeems a feature code; errors are ignored, so the roles and the list below tell the outcome (docs/product.md §5.5).
+ */
 export function CodeForm({ onRedeemed, children }: { onRedeemed(): Promise<void>; children?: ReactNode }) {
   const api = useAccountApi();
   const form = useForm({ code: '' }, validate);

@@ -14,7 +14,9 @@ const profileOf = (user: UserSummary): ProfileUpdate => ({
   phoneNumber: user.phoneNumber ?? '',
 });
 
-/** First name, last name and phone of the acting user, with Zurücksetzen and Profil speichern. */
+/**
+ * First name, last name and phone of the acting user, with Zurücksetzen and Profil speichern (docs/product.md §5.5).
+ */
 export function ProfileForm({ user }: { user: UserSummary }) {
   const api = useAccountApi();
   const session = useSessionClient();

@@ -29,7 +29,10 @@ export async function fetchImageHistory(
   }
 }
 
-/** Today's images, or those of the latest day with images when today has none yet (e.g. just after midnight). */
+/**
+ * Today's images, or those of the latest day with images when today has none yet (e.g. just after midnight;
+ * docs/product.md §4.4).
+ */
 export async function fetchLatestHistory(name: string, signal?: AbortSignal): Promise<ImageHistory | null> {
   const today = await fetchImageHistory(name, undefined, signal);
   const latestDay = today?.days[0];

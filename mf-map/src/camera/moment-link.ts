@@ -1,6 +1,6 @@
 import { clockTimeOf, formatDay, isoDayOf } from '../cameras/image-time.ts';
 
-/** `webcam/{name}?t=yyyyMMddHHmm`: the picture of that minute. */
+/** `webcam/{name}?t=yyyyMMddHHmm`: the picture of that minute (docs/product.md §4.5). */
 export const MOMENT_PARAM = 't';
 /** `webcam/{name}?zoom`: the picture opened in the full-screen viewer. */
 export const VIEWER_PARAM = 'zoom';

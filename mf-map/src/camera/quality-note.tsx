@@ -28,7 +28,10 @@ export function useUpscaled(image: RefObject<HTMLImageElement | null>, src: stri
   return upscaled;
 }
 
-/** Says why the picture looks soft and how the visitor gets more pixels: an account, then Premium. */
+/**
+ * Says why the picture looks soft and how the visitor gets more pixels: an account, then Premium
+ * (docs/product.md §4.7).
+ */
 export function QualityNote() {
   const { user, roles, isAdmin } = useSession();
   const signedIn = user?.emailConfirmed === true;

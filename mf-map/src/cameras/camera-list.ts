@@ -10,7 +10,7 @@ export interface ListedCamera {
   latest: Image;
 }
 
-/** A camera is listed only with at least one image; `images[0]` is the latest. */
+/** A camera is listed only with at least one image; `images[0]` is the latest (docs/product.md §2.3). */
 export function listedCameras(items: readonly CameraListItem[]): ListedCamera[] {
   const listed: ListedCamera[] = [];
   for (const item of items) {

@@ -35,7 +35,7 @@ export function instantOfImage(imageName: string): number | null {
   return instant;
 }
 
-/** "gerade eben", "vor 3 Min.", "vor 2 Std.", "vor 1 Tag", "vor 4 Tagen". */
+/** "gerade eben", "vor 3 Min.", "vor 2 Std.", "vor 1 Tag", "vor 4 Tagen" (docs/product.md §4.7). */
 export function ageLabel(ageMs: number): string {
   if (ageMs < MINUTE) return 'gerade eben';
   if (ageMs < HOUR) return `vor ${Math.floor(ageMs / MINUTE)} Min.`;

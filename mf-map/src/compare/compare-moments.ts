@@ -1,6 +1,9 @@
 import { clockTimeOf, formatDay, isoDayOf } from '../cameras/image-time.ts';
 
-/** How far back a preset looks from picture A, in calendar terms (a month back from 31 March is 28 or 29 February). */
+/**
+ * How far back a preset looks from picture A, in calendar terms (a month back from 31 March is 28 or 29 February;
+ * docs/product.md §4.6).
+ */
 export type PresetId = 'day' | 'week' | 'month' | 'year';
 
 export const PRESETS: readonly { id: PresetId; label: string }[] = [

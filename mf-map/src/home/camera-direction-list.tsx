@@ -5,7 +5,7 @@ import { clockTimeOf } from '../cameras/image-time.ts';
 import { imageUrl } from '../cameras/image-urls.ts';
 import { DirectionArrow } from './direction-arrow.tsx';
 
-/** The list tab: where each camera looks, its name and a link to it. */
+/** The list tab: where each camera looks, its name and a link to it (docs/product.md §4.1). */
 export function CameraDirectionList({ cameras }: { cameras: readonly ListedCamera[] }) {
   return (
     <ul className="direction-list">

@@ -7,7 +7,7 @@ export const HOME_VIEWS = [
 ] as const;
 export type HomeView = (typeof HOME_VIEWS)[number]['id'];
 
-/** The view sits in the URL (`?ansicht=liste`) so it can be linked and survives a reload. */
+/** The view sits in the URL (`?ansicht=liste`) so it can be linked and survives a reload (docs/product.md §4.1). */
 export function useHomeView(): [HomeView, (view: HomeView) => void] {
   const [params, setParams] = useSearchParams();
   const view: HomeView = params.get('ansicht') === 'liste' ? 'liste' : 'karte';

@@ -25,7 +25,7 @@ function OfferCard({
   );
 }
 
-/** The offers: donation, Free (registration), Service One (contact, or who uses it). */
+/** The offers: donation, Free (registration), Service One (contact, or who uses it; docs/product.md §4.1). */
 export function OfferCards() {
   return (
     <section className="offers" aria-labelledby="offers-heading">

@@ -76,7 +76,10 @@ function ToTheList() {
   );
 }
 
-/** Over the map, whose markers still work: the satellite tiles did not load (server down, blocked, offline). */
+/**
+ * Over the map, whose markers still work: the satellite tiles did not load (server down, blocked, offline;
+ * docs/product.md §4.2).
+ */
 function TilesUnavailable() {
   return (
     <div className="camera-map__unavailable" role="alert">

@@ -6,7 +6,10 @@ export interface MapTiles {
   attribution: string;
 }
 
-/** Near the lake, zoom 13 within 13 … 18, no wheel zoom, resize after 500 ms, clusters of 80 px, 15 px markers. */
+/**
+ * Near the lake, zoom 13 within 13 … 18, no wheel zoom, resize after 500 ms, clusters of 80 px, 15 px markers
+ * (docs/product.md §4.2).
+ */
 export const MAP_VIEW = {
   // The upper basin between Halbinsel Au and Rapperswil: every demo camera is in view on a desktop.
   center: [47.229, 8.729] as [number, number],

@@ -18,7 +18,8 @@ export interface ConeSource {
 
 /**
  * The view cone as a polygon: the apex at the camera, then an arc from direction − angle/2 to
- * direction + angle/2. Longitude offsets are divided by cos(latitude) so the cone is not squashed.
+ * direction + angle/2. Longitude offsets are divided by cos(latitude) so the cone is not squashed
+ * (docs/product.md §4.2).
  */
 export function viewCone({ lat, lng, direction, angle, distance }: ConeSource): LatLng[] {
   const radius = CONE_DEGREES_PER_KM * distance;

@@ -12,7 +12,9 @@ import '../bestof/best-of.css';
 
 type BestOfState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; result: BestOfDay };
 
-/** The best picture of every camera on a day (today by default, `?tag=YYYY-MM-DD` for another). */
+/**
+ * The best picture of every camera on a day (today by default, `?tag=YYYY-MM-DD` for another; docs/product.md §4.9).
+ */
 export function BestofPage() {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tag');

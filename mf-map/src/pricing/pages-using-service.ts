@@ -8,7 +8,7 @@ export interface PartnerPage {
   label: string;
 }
 
-/** Only http(s) addresses become links: a stored `javascript:` url must never be clickable. */
+/** Only http(s) addresses become links: a stored `javascript:` url must never be clickable (docs/product.md §4.10). */
 export function partnerPages(urls: readonly unknown[]): PartnerPage[] {
   const pages = new Map<string, PartnerPage>();
   for (const value of urls) {

@@ -1,6 +1,6 @@
 import type { Quality } from '@lakecams/contracts';
 
-/** The published prices, in CHF. */
+/** The published prices, in CHF (docs/product.md §4.10). */
 export const PRICES = {
   /** An advertisement on a camera image of this site, per camera and month, shown in full quality. */
   advertisingPerCameraMonth: 10,

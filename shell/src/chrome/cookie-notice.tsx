@@ -11,7 +11,7 @@ function alreadyAccepted(): boolean {
   }
 }
 
-/** Shown at the first visit until accepted; the acceptance is remembered in this browser. */
+/** Shown at the first visit until accepted; the acceptance is remembered in this browser (docs/product.md §3.6). */
 export function CookieNotice({ currentPath }: { currentPath: string }) {
   const [accepted, setAccepted] = useState(alreadyAccepted);
   if (accepted) return null;

@@ -1,7 +1,10 @@
 import { FLASH_EVENT, type FlashMessage, takeFlashMessage } from '@lakecams/session';
 import { useEffect, useReducer, useState } from 'react';
 
-/** What the last action did ("Ihre Nachricht ist gesendet"), on the page it led to, until dismissed or left. */
+/**
+ * What the last action did ("Ihre Nachricht ist gesendet"), on the page it led to, until dismissed or left
+ * (docs/product.md §3.7).
+ */
 export function FlashNotice({ currentPath }: { currentPath: string }) {
   const [shown, setShown] = useState<FlashMessage | null>(null);
   const [left, messageLeft] = useReducer((n: number) => n + 1, 0);

@@ -14,7 +14,7 @@ export const SOCIAL_LINK = {
 
 const link = (href: string, label: string): MenuEntry => ({ kind: 'link', href, label });
 
-/** The header menu, rule by rule, for the current authentication state. */
+/** The header menu, rule by rule, for the current authentication state (docs/product.md §3.3). */
 export function menuEntries(state: AuthState): MenuEntry[] {
   const confirmed = state.user?.emailConfirmed === true;
   const entries: MenuEntry[] = [link('/webcams', 'Webcams'), link('/bestof', 'Bilder des Tages')];

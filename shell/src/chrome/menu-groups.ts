@@ -11,7 +11,9 @@ const ADMINISTRATION_PATHS: ReadonlySet<string> = new Set([
 
 export type MenuItem = MenuEntry | { kind: 'group'; label: string; entries: MenuEntry[] };
 
-/** The menu as the header shows it: the administration pages folded into one "Verwaltung" entry. */
+/**
+ * The menu as the header shows it: the administration pages folded into one "Verwaltung" entry (docs/product.md §3.3).
+ */
 export function groupMenuEntries(entries: readonly MenuEntry[]): MenuItem[] {
   const isAdministration = (entry: MenuEntry) => entry.kind === 'link' && ADMINISTRATION_PATHS.has(entry.href);
   const administration = entries.filter(isAdministration);

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 
 export const NEWS_PATH = '/api/News/News/news';
 
-/** The news text below the header; refetched on every authentication change and on logout. */
+/** The news text below the header; refetched on every authentication change and on logout (docs/product.md §3.5). */
 export function NewsBanner() {
   const session = useSessionClient();
   const { user, applicationUser } = useSession();

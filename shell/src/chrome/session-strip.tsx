@@ -6,7 +6,7 @@ function nameOf(user: UserSummary): string {
   return name ? `${name} (${user.userName})` : user.userName;
 }
 
-/** Who is signed in, and, while an admin impersonates, who is acting, with the way back. */
+/** Who is signed in, and, while an admin impersonates, who is acting, with the way back (docs/product.md §3.4). */
 export function SessionStrip() {
   const session = useSessionClient();
   const state = useSession();

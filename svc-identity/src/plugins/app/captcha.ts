@@ -30,7 +30,10 @@ function decodePayload(value: string): Payload | null {
   }
 }
 
-/** ALTCHA proof-of-work captcha (self-hosted, works offline); reCAPTCHA v3 when its keys are configured. */
+/**
+ * ALTCHA proof-of-work captcha (self-hosted, works offline); reCAPTCHA v3 when its keys are configured
+ * (docs/product.md §5.7).
+ */
 export default fp(
   async (app: FastifyInstance, options: IdentityOptions['captcha']) => {
     const db = app.db as Kysely<Database>;

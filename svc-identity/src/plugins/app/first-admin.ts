@@ -50,7 +50,10 @@ export function firstAdminFromEnvironment(
   return admin;
 }
 
-/** Creates the first administrator on start when none exists: from configuration, or a demo admin. */
+/**
+ * Creates the first administrator on start when none exists: from configuration, or a demo admin
+ * (docs/product.md §8.7).
+ */
 export default fp(
   async (app: FastifyInstance, options: Pick<IdentityOptions, 'admin' | 'demoAdmin' | 'onDemoAdminCreated'>) => {
     if (await app.users.anyWithRole(ROLES.admin)) {

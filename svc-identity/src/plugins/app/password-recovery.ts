@@ -18,7 +18,10 @@ declare module 'fastify' {
   }
 }
 
-/** Reset codes: the request only queues an event, so the answer's timing tells nothing about the address. */
+/**
+ * Reset codes: the request only queues an event, so the answer's timing tells nothing about the address
+ * (docs/product.md §5.1).
+ */
 export default fp(
   async (app: FastifyInstance, options: { publicUrl: () => string }) => {
     const db = app.db as Kysely<Database>;

@@ -161,7 +161,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       }
       await app.users.setPasswordHash(user.id, await hashPassword(password));
       await db.deleteFrom('passwordResets').where('userId', '=', user.id).execute();
-      // A new password ends every existing session, its access tokens included.
+      // A new password ends every existing session, its access tokens included (docs/product.md §8.3).
       await app.revokeAccessTokens(await app.refreshTokens.revokeAllOf(user.id));
       return replyTrue(reply);
     },
