@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { type Configuration, type RspackPluginInstance, rspack } from '@rspack/core';
+import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
 import { BuildInputsPlugin } from './build-inputs.ts';
 import { FederationRuntimeEsmPlugin } from './federation-runtime-esm.ts';
 import { PrecompressPlugin } from './precompress.ts';
@@ -37,14 +38,24 @@ interface SharedSingleton {
   version?: string;
 }
 
+/**
+ * What a dev build's shared singletons are offered as: the same version, so every requirement is met, under another
+ * key in the share scope than the release build's. Of equal versions, Module Federation takes the one registered
+ * last while none is loaded, so a page whose shell waits for a dev remote before its first render (shell
+ * remote-overrides.ts) runs on the dev remote's React: the development build, which React Refresh needs.
+ */
+export const DEV_SHARED_VERSION_SUFFIX = '+dev';
+
 /** The shared-module config every app uses, with versions read from the installed packages. */
-export function sharedSingletons(appDir: string): Record<string, SharedSingleton> {
+export function sharedSingletons(appDir: string, options: { dev?: boolean } = {}): Record<string, SharedSingleton> {
   const shared: Record<string, SharedSingleton> = {};
   for (const key of SHARED_SINGLETONS) {
     const version = installedVersion(packageNameOf(key), appDir);
     shared[key] = { singleton: true, requiredVersion: `^${version}`, eager: false };
+    if (options.dev) shared[key].version = `${version}${DEV_SHARED_VERSION_SUFFIX}`;
     // Only the exports the apps use (REACT_ROUTER_EXPORTS), still one instance per page.
-    if (key === 'react-router') Object.assign(shared[key], { import: reactRouterExportsModule(appDir), version });
+    if (key === 'react-router')
+      Object.assign(shared[key], { import: reactRouterExportsModule(appDir), version: shared[key].version ?? version });
   }
   return shared;
 }
@@ -84,19 +95,27 @@ export interface AppConfigOptions {
   plugins?: RspackPluginInstance[];
 }
 
+/** Set to `1` by scripts/dev.ts: the app is built for its dev server, not for release. */
+export const DEV_BUILD_VARIABLE = 'MF_DEV';
+
+/** Bundled into every entry of a dev build: applies the dev server's rebuilds as hot updates. */
+const DEV_CLIENT = path.join(import.meta.dirname, 'dev-client.ts');
+
 /**
  * The Rspack configuration shared by the shell and every remote. Output goes to `dist/` or to
  * `MF_OUT_DIR`; `publicPath: 'auto'` lets a build be served from any origin and folder.
+ * With `MF_DEV=1` it is a dev build: hot updates with React Refresh, no hashes, no compressed copies.
  */
 export function createAppConfig(options: AppConfigOptions): Configuration {
   const isRemote = options.exposes !== undefined;
+  const dev = process.env[DEV_BUILD_VARIABLE] === '1';
   const outDir = process.env.MF_OUT_DIR ? path.resolve(process.env.MF_OUT_DIR) : path.join(options.appDir, 'dist');
   const plugins: RspackPluginInstance[] = [
     new ModuleFederationPlugin({
       name: options.name,
       filename: 'remoteEntry.js',
       exposes: options.exposes ?? {},
-      shared: sharedSingletons(options.appDir),
+      shared: sharedSingletons(options.appDir, { dev }),
       manifest: true,
       // Types come from the workspace packages; generating them costs seconds per build.
       dts: false,
@@ -111,13 +130,20 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
     new FederationRuntimeEsmPlugin(),
     new SharedExportsPlugin(options.appDir),
     ...(options.plugins ?? []),
-    new PrecompressPlugin(),
-    new BuildInputsPlugin(path.dirname(options.appDir), path.basename(options.appDir)),
+    ...(dev
+      ? [
+          new rspack.HotModuleReplacementPlugin(),
+          new ReactRefreshRspackPlugin(),
+          // A global entry: bundled into the container entry of a remote too, which has no entry of its own.
+          new rspack.EntryPlugin(options.appDir, DEV_CLIENT, { name: undefined }),
+        ]
+      : [new PrecompressPlugin(), new BuildInputsPlugin(path.dirname(options.appDir), path.basename(options.appDir))]),
   ];
   if (options.define) plugins.push(new rspack.DefinePlugin(options.define));
+  const hashed = dev ? '' : '.[contenthash:8]';
 
   return {
-    mode: 'production',
+    mode: dev ? 'development' : 'production',
     context: options.appDir,
     entry: options.entry ?? {},
     target: ['web', 'es2022'],
@@ -126,10 +152,10 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
       publicPath: 'auto',
       clean: true,
       uniqueName: options.name,
-      filename: '[name].[contenthash:8].js',
-      chunkFilename: '[name].[contenthash:8].js',
-      cssFilename: '[name].[contenthash:8].css',
-      cssChunkFilename: '[name].[contenthash:8].css',
+      filename: `[name]${hashed}.js`,
+      chunkFilename: `[name]${hashed}.js`,
+      cssFilename: `[name]${hashed}.css`,
+      cssChunkFilename: `[name]${hashed}.css`,
     },
     resolve: {
       extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
@@ -144,7 +170,7 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
             jsc: {
               target: 'es2022',
               parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic' } },
+              transform: { react: { runtime: 'automatic', development: dev, refresh: dev } },
             },
           },
           type: 'javascript/auto',
@@ -153,7 +179,7 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
       ],
     },
     plugins,
-    devtool: 'source-map',
+    devtool: dev ? 'cheap-module-source-map' : 'source-map',
     performance: { hints: false },
   };
 }

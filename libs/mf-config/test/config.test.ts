@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAppConfig, SHARED_SINGLETONS, sharedSingletons } from '../src/index.ts';
+import { createAppConfig, DEV_SHARED_VERSION_SUFFIX, SHARED_SINGLETONS, sharedSingletons } from '../src/index.ts';
 import { reactRouterExportsModule } from '../src/shared-exports.ts';
 
 const MAP_DIR = path.resolve(import.meta.dirname, '../../../mf-map');
@@ -48,5 +48,27 @@ describe('createAppConfig', () => {
     vi.stubEnv('MF_OUT_DIR', '/tmp/mf-map-b');
     const config = createAppConfig({ name: 'mf_map', appDir: MAP_DIR, exposes: { './app': './src/app.tsx' } });
     expect(config.output?.path).toBe('/tmp/mf-map-b');
+  });
+
+  it('builds for the dev server with MF_DEV=1: hot updates, React Refresh, no hashes, no compressed copies', () => {
+    vi.stubEnv('MF_DEV', '1');
+    vi.stubEnv('MF_OUT_DIR', '/tmp/mf-map-dev');
+    const config = createAppConfig({ name: 'mf_map', appDir: MAP_DIR, exposes: { './app': './src/app.tsx' } });
+    expect(config.mode).toBe('development');
+    expect(config.output).toMatchObject({ path: '/tmp/mf-map-dev', publicPath: 'auto', filename: '[name].js' });
+    const plugins = (config.plugins ?? []).map((plugin) => plugin?.constructor.name);
+    expect(plugins).toEqual(expect.arrayContaining(['HotModuleReplacementPlugin', 'ReactRefreshRspackPlugin']));
+    expect(plugins).not.toEqual(expect.arrayContaining(['PrecompressPlugin', 'BuildInputsPlugin']));
+  });
+});
+
+describe("a dev build's shared singletons", () => {
+  it('meet every requirement of a release build, under keys of their own', () => {
+    const release = sharedSingletons(MAP_DIR);
+    const dev = sharedSingletons(MAP_DIR, { dev: true });
+    for (const key of SHARED_SINGLETONS) {
+      expect(dev[key]?.requiredVersion).toBe(release[key]?.requiredVersion);
+      expect(dev[key]?.version).toBe(`${release[key]?.requiredVersion?.slice(1)}${DEV_SHARED_VERSION_SUFFIX}`);
+    }
   });
 });
