@@ -1,6 +1,12 @@
 import { createInProcessBus } from '@lakecams/bus';
 import { SERVICES, type ServiceName } from '@lakecams/contracts';
-import { buildGateway, defaultRemoteManifests, GatewayConfigSchema, type ServiceTargets } from '@lakecams/gateway';
+import {
+  buildGateway,
+  defaultRemoteManifests,
+  devRemoteOriginsFrom,
+  GatewayConfigSchema,
+  type ServiceTargets,
+} from '@lakecams/gateway';
 import {
   buildServiceApp,
   createLogger,
@@ -139,6 +145,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   // Read before anything starts: a wrong value stops the start with its message, leaving nothing running.
   const imagingConfig = loadImagingConfig(options.environment ?? process.env);
   const gatewayConfig = loadConfig(GatewayConfigSchema, options.environment ?? process.env);
+  const devRemoteOrigins = devRemoteOriginsFrom(gatewayConfig.DEV_REMOTE_ORIGINS);
   const host = options.host ?? '127.0.0.1';
   // The port goes into the demo cameras' URLs before the gateway listens, so "any free port" is chosen now.
   const port = options.port === 0 ? await freePort(host) : (options.port ?? 8080);
@@ -202,6 +209,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       frontendRoot: options.frontendRoot ?? REPOSITORY_ROOT,
       remotes: { ...defaultRemoteManifests(), ...options.remotes },
       pictureCacheBytes: gatewayConfig.PICTURE_CACHE_MB * 1024 * 1024,
+      devRemoteOrigins,
     });
     const address = await gateway.listen({ host, port });
     const url = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');

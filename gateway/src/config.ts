@@ -32,6 +32,11 @@ export const GatewayConfigSchema = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** The shell's own server, when FRONTEND_ROOT holds no shell build: pages get their share previews from its index.html. */
   SHELL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /**
+   * Origins besides the visitor's own machine a developer's browser may load a remote from (`?devRemote=`,
+   * shell remote-overrides.ts), comma-separated (`https://review.seecam.example`); none by default.
+   */
+  DEV_REMOTE_ORIGINS: Type.Optional(Type.String()),
 });
 
 /** `/remotes.json` content: the `REMOTES` setting, or the remotes served by this gateway. */
@@ -47,6 +52,22 @@ export function remoteManifestsFrom(value: string | undefined): Record<string, s
     throw new ConfigError('REMOTES must be a JSON object of remote name to manifest URL');
   }
   return { ...defaultRemoteManifests(), ...(parsed as Record<string, string>) };
+}
+
+/** `DEV_REMOTE_ORIGINS` as origins; an entry that is not an http(s) origin stops the start. */
+export function devRemoteOriginsFrom(value: string | undefined): string[] {
+  const origins = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    const url = URL.canParse(origin) ? new URL(origin) : null;
+    // Exact origins only: no paths, and no wildcards, which would never match and suggest they do.
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin || !/^[\w.[\]:-]+$/.test(url.hostname)) {
+      throw new ConfigError(`DEV_REMOTE_ORIGINS: ${origin} is not an origin such as https://review.example`);
+    }
+  }
+  return origins;
 }
 
 /** Distributed mode: `SERVICE_URL_<NAME>` per service, comma-separated for several replicas. */

@@ -1,5 +1,6 @@
 export { buildGateway, type GatewayOptions } from './app.ts';
 export {
+  devRemoteOriginsFrom,
   GatewayConfigSchema,
   remoteManifestsFrom,
   remoteTargetsFrom,

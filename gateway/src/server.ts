@@ -1,7 +1,13 @@
 import { createBus } from '@lakecams/bus';
 import { createLogger, exitOnConfigError, listenWithGrace, loadConfig } from '@lakecams/service-kit';
 import { buildGateway } from './app.ts';
-import { GatewayConfigSchema, remoteManifestsFrom, remoteTargetsFrom, trustProxyFrom } from './config.ts';
+import {
+  devRemoteOriginsFrom,
+  GatewayConfigSchema,
+  remoteManifestsFrom,
+  remoteTargetsFrom,
+  trustProxyFrom,
+} from './config.ts';
 import { DEFAULT_MAP_TILES } from './plugins/frontends.ts';
 
 const config = exitOnConfigError(() => loadConfig(GatewayConfigSchema));
@@ -24,6 +30,7 @@ const app = await buildGateway({
   pictureCacheBytes: config.PICTURE_CACHE_MB * 1024 * 1024,
   ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
   ...(config.SHELL_URL ? { shellUrl: config.SHELL_URL } : {}),
+  devRemoteOrigins: exitOnConfigError(() => devRemoteOriginsFrom(config.DEV_REMOTE_ORIGINS)),
   ...(config.MAP_TILE_URL
     ? {
         mapTiles: {

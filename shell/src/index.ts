@@ -1,11 +1,16 @@
 import { firstViewLoaded } from './first-view.ts';
 import { registerRemotesOnce } from './remote-manifests.ts';
+import { storedOverridesFollowingLink } from './remote-overrides.ts';
 
 // A camera page's picture is in the HTML (first-view.ts): it loads before the scripts compete with it.
 await firstViewLoaded();
 
 // Before the async boundary: the open page's remote loads while React DOM does, not after it.
-void registerRemotesOnce();
+const overrides = storedOverridesFollowingLink();
+const registering = registerRemotesOnce(overrides);
+// A developer's browser with a dev remote waits for it: the share scope must hold its React (a development build,
+// which React Refresh needs) before the shell takes one. Every other browser goes on at once.
+if (Object.keys(overrides).length > 0) await registering;
 
 // Async boundary: shared singletons must be negotiated before any of them is used
 // (docs/architecture.md, "Module Federation: what to keep in mind").

@@ -1,5 +1,6 @@
 import { REMOTES, type RemoteName } from '@lakecams/contracts';
 import { preloadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { type RemoteOverrides, usableOverrides } from './remote-overrides.ts';
 import { matchRoute } from './routes.ts';
 
 /** What every remote exposes (REMOTE_APP_MODULE in libs/mf-config, a build-time package). */
@@ -42,21 +43,24 @@ function preloadRemoteOf(pathname: string, urls: RemoteManifestUrls): void {
 let registration: Promise<RemoteManifestUrls> | undefined;
 
 /**
- * Reads /remotes.json once, registers every remote it names with the federation runtime and
- * preloads the remote of the open page. Runs in the entry chunk, while React DOM is on its way.
+ * Reads /remotes.json once, lays this browser's allowed overrides (remote-overrides.ts) over it, registers every
+ * remote with the federation runtime and preloads the remote of the open page. Runs in the entry chunk, while
+ * React DOM is on its way.
  */
-export function registerRemotesOnce(): Promise<RemoteManifestUrls> {
-  registration ??= fetchRemoteManifestUrls().then(
-    (urls) => {
-      registerRemotes(Object.entries(urls).map(([name, entry]) => ({ name, entry })));
-      preloadRemoteOf(window.location.pathname, urls);
-      return urls;
-    },
-    (error: unknown) => {
+export function registerRemotesOnce(overrides: RemoteOverrides = {}): Promise<RemoteManifestUrls> {
+  registration ??= Promise.all([
+    fetchRemoteManifestUrls().catch((error: unknown) => {
       // Registered anyway by the shell: each remote's route then shows the failure message.
       console.error('Could not read the remote manifests', error);
       return {};
-    },
-  );
+    }),
+    usableOverrides(overrides),
+  ]).then(([published, dev]) => {
+    const urls: RemoteManifestUrls = { ...published, ...dev };
+    const remotes = Object.entries(urls).map(([name, entry]) => ({ name, entry }));
+    if (remotes.length > 0) registerRemotes(remotes);
+    preloadRemoteOf(window.location.pathname, urls);
+    return urls;
+  });
   return registration;
 }

@@ -55,3 +55,21 @@ describe('registerRemotesOnce', () => {
     expect(runtime.preloadRemote).not.toHaveBeenCalled();
   });
 });
+
+describe('registerRemotesOnce with a dev remote', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    runtime.registerRemotes.mockClear();
+    document.body.replaceChildren();
+  });
+
+  it('registers the override instead of what /remotes.json names for that remote', async () => {
+    const { registerRemotesOnce } = await registerAt('/', Response.json(REMOTES_JSON));
+    const dev = 'http://localhost:3101/mf-manifest.json';
+    await registerRemotesOnce({ mf_map: dev });
+    expect(runtime.registerRemotes).toHaveBeenCalledWith([
+      { name: 'mf_map', entry: dev },
+      { name: 'mf_admin', entry: `${window.location.origin}/remotes/mf-admin/mf-manifest.json` },
+    ]);
+  });
+});

@@ -25,6 +25,8 @@ export interface FrontendsOptions {
   publicUrl?: string;
   /** Where the shell's own server answers, when this gateway serves no shell build (Kubernetes: its Service). */
   shellUrl?: string;
+  /** Origins besides the visitor's machine a developer's browser may load remotes from (`DEV_REMOTE_ORIGINS`). */
+  devRemoteOrigins?: string[];
 }
 
 export const DEFAULT_MAP_TILES = {
@@ -119,7 +121,10 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
   }
 
   // Run-time settings of the page, so one build serves every deployment.
-  const pageConfig = { mapTiles: options.mapTiles ?? DEFAULT_MAP_TILES };
+  const pageConfig = {
+    mapTiles: options.mapTiles ?? DEFAULT_MAP_TILES,
+    ...(options.devRemoteOrigins?.length ? { devRemoteOrigins: options.devRemoteOrigins } : {}),
+  };
   app.get('/config.json', { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send(pageConfig),
   );
