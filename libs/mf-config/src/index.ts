@@ -150,7 +150,8 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
     output: {
       path: outDir,
       publicPath: 'auto',
-      clean: true,
+      // A dev build keeps earlier hot updates: a page a few rebuilds behind applies them in turn.
+      clean: !dev,
       uniqueName: options.name,
       filename: `[name]${hashed}.js`,
       chunkFilename: `[name]${hashed}.js`,
