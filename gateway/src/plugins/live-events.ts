@@ -1,5 +1,5 @@
-import type { Bus, Subscription } from '@lakecams/bus';
-import { SUBJECTS } from '@lakecams/contracts';
+import { type Bus, type Subscription, typedBus } from '@lakecams/bus';
+import { ImageListed } from '@lakecams/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 
@@ -15,8 +15,8 @@ export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus
     const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const client of clients) client.write(frame);
   };
-  let subscription: Subscription | undefined = await options.bus.subscribe(SUBJECTS.imageListed, (message) =>
-    broadcast('image', message.data),
+  let subscription: Subscription | undefined = await typedBus(options.bus, app.log).subscribe(ImageListed, (image) =>
+    broadcast('image', image),
   );
   const keepalive = setInterval(() => {
     for (const client of clients) client.write(': keepalive\n\n');

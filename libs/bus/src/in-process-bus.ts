@@ -18,6 +18,7 @@ import type {
   DurableConsumerOptions,
   DurableHandler,
   Handler,
+  MessageHeaders,
   RequestOptions,
   Responder,
   SubscribeOptions,
@@ -39,13 +40,14 @@ export interface InProcessBusOptions {
 interface Receiver {
   pattern: string;
   queue: string | undefined;
-  receive(subject: string, payload: string, reply?: (envelope: string) => void): void;
+  receive(subject: string, payload: string, reply?: (envelope: string) => void, headers?: MessageHeaders): void;
 }
 
 interface StoredEvent {
   seq: number;
   subject: string;
   payload: string;
+  headers: MessageHeaders | undefined;
 }
 
 /** One stored event on its way to a durable consumer; `count` is how often it was delivered. */
@@ -78,9 +80,10 @@ function inOrder<T>(handler: Handler<T>, logger: BusLogger) {
   let chain = Promise.resolve();
   let active = true;
   return {
-    receive(subject: string, payload: string): void {
+    receive(subject: string, payload: string, _reply?: unknown, headers?: MessageHeaders): void {
       chain = chain.then(async () => {
-        if (active) await runHandler(handler, { subject, data: JSON.parse(payload) as T }, logger);
+        const data = JSON.parse(payload) as T;
+        if (active) await runHandler(handler, headers ? { subject, data, headers } : { subject, data }, logger);
       });
     },
     idle: () => chain,
@@ -207,10 +210,15 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         if (close()) redeliver(durable, delivery, delayMs);
       },
     };
-    const { subject, payload } = delivery.event;
+    const { subject, payload, headers } = delivery.event;
     setImmediate(async () => {
       if (member.active) {
-        const message = { subject, data: JSON.parse(payload), deliveryCount: delivery.count };
+        const message = {
+          subject,
+          data: JSON.parse(payload),
+          deliveryCount: delivery.count,
+          ...(headers ? { headers } : {}),
+        };
         await runDurableHandler(member.handler, message, settlement, logger);
       }
       member.busy = false;
@@ -231,10 +239,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   return {
     kind: 'in-process',
 
-    async publish(subject, data) {
+    async publish(subject, data, publishOptions) {
       ensureOpen();
       const payload = encode(data);
-      for (const receiver of route(subject)) receiver.receive(subject, payload);
+      for (const receiver of route(subject)) receiver.receive(subject, payload, undefined, publishOptions?.headers);
     },
 
     async subscribe<T>(subject: string, handler: Handler<T>, subscribeOptions?: SubscribeOptions) {
@@ -249,15 +257,16 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       };
     },
 
-    async publishEvent(subject, data) {
+    async publishEvent(subject, data, publishOptions) {
       ensureOpen();
       assertEventSubject(streamSubjects, subject);
       const payload = encode(data);
-      events.push({ seq: ++lastSeq, subject, payload });
+      const headers = publishOptions?.headers;
+      events.push({ seq: ++lastSeq, subject, payload, headers });
       if (events.length > eventLogLimit) events.shift();
       for (const durable of durables.values()) pump(durable);
       for (const follower of followers) {
-        if (subjectMatches(follower.pattern, subject)) follower.receive(subject, payload);
+        if (subjectMatches(follower.pattern, subject)) follower.receive(subject, payload, undefined, headers);
       }
     },
 
@@ -292,7 +301,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       const serial = inOrder(handler, logger);
       const follower: Receiver = { pattern: subject, queue: undefined, receive: serial.receive };
       for (const event of events) {
-        if (subjectMatches(subject, event.subject)) follower.receive(event.subject, event.payload);
+        if (subjectMatches(subject, event.subject))
+          follower.receive(event.subject, event.payload, undefined, event.headers);
       }
       followers.add(follower);
       await serial.idle();
@@ -338,15 +348,15 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
             reject(error);
           }
         };
-        for (const target of targets) target.receive(subject, payload, reply);
+        for (const target of targets) target.receive(subject, payload, reply, requestOptions?.headers);
       });
     },
 
     async respond<T, R>(subject: string, responder: Responder<T, R>, subscribeOptions?: SubscribeOptions) {
       ensureOpen();
-      return listen(subject, subscribeOptions?.queue, (actual, payload, reply) => {
+      return listen(subject, subscribeOptions?.queue, (actual, payload, reply, headers) => {
         setImmediate(async () => {
-          const envelope = await answer(responder, actual, payload, logger);
+          const envelope = await answer(responder, actual, payload, logger, headers);
           if (!closed) reply?.(envelope);
         });
       });

@@ -15,6 +15,8 @@ export type {
   DurableHandler,
   DurableMessage,
   Handler,
+  MessageHeaders,
+  PublishOptions,
   RequestOptions,
   Responder,
   ServiceBus,
@@ -44,3 +46,13 @@ export async function createBus(config: BusConfig): Promise<Bus> {
   if (natsUrl) return createNatsBus({ servers: natsUrl, name, logger, stream, subjects, namespace, streamReplicas });
   return createInProcessBus({ logger, subjects });
 }
+export type { ConsumeOptions, EventOf, TypedBus, TypedEventBus } from './typed-bus.ts';
+export {
+  currentRequestId,
+  filterOf,
+  messageLogFields,
+  payloadProblem,
+  REQUEST_ID_HEADER,
+  typedBus,
+  withRequestId,
+} from './typed-bus.ts';

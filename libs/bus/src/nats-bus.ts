@@ -8,7 +8,14 @@ import {
   StorageType,
 } from '@nats-io/jetstream';
 import type { Msg, NatsConnection } from '@nats-io/transport-node';
-import { connect, nanos, RequestError, TimeoutError } from '@nats-io/transport-node';
+import {
+  connect,
+  headers as natsHeaders,
+  type MsgHdrs,
+  nanos,
+  RequestError,
+  TimeoutError,
+} from '@nats-io/transport-node';
 import {
   answer,
   assertEventSubject,
@@ -29,6 +36,7 @@ import type {
   DurableConsumerOptions,
   DurableHandler,
   Handler,
+  MessageHeaders,
   RequestOptions,
   Responder,
   SubscribeOptions,
@@ -119,8 +127,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   return {
     kind: 'nats',
 
-    async publish(subject, data) {
-      nc.publish(toWire(subject), encode(data));
+    async publish(subject, data, publishOptions) {
+      nc.publish(toWire(subject), encode(data), wireHeaders(publishOptions?.headers));
     },
 
     async subscribe<T>(subject: string, handler: Handler<T>, subscribeOptions?: SubscribeOptions) {
@@ -128,16 +136,16 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       background(logger, 'subscription', async () => {
         for await (const msg of sub) {
           const data = decode<T>(msg, logger);
-          if (data) await runHandler(handler, { subject: fromWire(msg.subject), data: data.value }, logger);
+          if (data) await runHandler(handler, messageOf(fromWire(msg.subject), data.value, msg), logger);
         }
       });
       await nc.flush();
       return { unsubscribe: async () => sub.unsubscribe() };
     },
 
-    async publishEvent(subject, data) {
+    async publishEvent(subject, data, publishOptions) {
       assertEventSubject(subjects, subject);
-      await js.publish(`${prefix}${subject}`, encode(data));
+      await js.publish(`${prefix}${subject}`, encode(data), wireHeaders(publishOptions?.headers));
     },
 
     async consume<T>(handler: DurableHandler<T>, consumerOptions: DurableConsumerOptions) {
@@ -160,8 +168,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
             continue;
           }
           const delivery = {
-            subject: eventFromWire(msg.subject),
-            data: data.value,
+            ...messageOf(eventFromWire(msg.subject), data.value, msg),
             deliveryCount: msg.info.deliveryCount,
           };
           await runDurableHandler(handler, delivery, settlement, logger);
@@ -208,7 +215,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       background(logger, 'event follower', async () => {
         for await (const msg of messages) {
           const data = decode<T>(msg, logger);
-          if (data) await runHandler(handler, { subject: eventFromWire(msg.subject), data: data.value }, logger);
+          if (data) await runHandler(handler, messageOf(eventFromWire(msg.subject), data.value, msg), logger);
           if (msg.seq >= backlogEnd) resolve();
         }
         resolve();
@@ -231,7 +238,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       const timeout = requestOptions?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
       let reply: Msg;
       try {
-        reply = await nc.request(toWire(subject), encode(data), { timeout });
+        const headers = wireHeaders(requestOptions?.headers)?.headers;
+        reply = await nc.request(toWire(subject), encode(data), { timeout, ...(headers ? { headers } : {}) });
       } catch (error) {
         throw requestFailure(subject, timeout, error);
       }
@@ -243,7 +251,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       background(logger, 'responder', async () => {
         for await (const msg of sub) {
           // Requests are answered concurrently; a slow look-up must not block the next one.
-          const answering = answer(responder, fromWire(msg.subject), msg.string(), logger);
+          const answering = answer(responder, fromWire(msg.subject), msg.string(), logger, headersOf(msg));
           background(logger, 'reply', async () => void msg.respond(await answering));
         }
       });
@@ -309,6 +317,28 @@ function settlementOf(msg: JsMsg, logger: BusLogger): Settlement {
     nak: (delayMs?: number) => guarded(() => msg.nak(delayMs)),
     term: () => guarded(() => msg.term()),
   };
+}
+
+/** Headers on the wire, or nothing (a message without headers stays as small as before). */
+function wireHeaders(given: MessageHeaders | undefined): { headers: MsgHdrs } | undefined {
+  if (!given) return undefined;
+  const entries = Object.entries(given);
+  if (entries.length === 0) return undefined;
+  const wire = natsHeaders();
+  for (const [key, value] of entries) wire.set(key, value);
+  return { headers: wire };
+}
+
+function headersOf(msg: Msg | JsMsg): MessageHeaders | undefined {
+  if (!msg.headers) return undefined;
+  const read: Record<string, string> = {};
+  for (const key of msg.headers.keys()) read[key] = msg.headers.get(key);
+  return read;
+}
+
+function messageOf<T>(subject: string, data: T, msg: Msg | JsMsg) {
+  const headers = headersOf(msg);
+  return headers ? { subject, data, headers } : { subject, data };
 }
 
 /** Boxed so that a JSON `null` payload is told apart from an undecodable one. */

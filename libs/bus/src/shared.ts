@@ -1,4 +1,12 @@
-import type { BusLogger, BusMessage, DurableHandler, DurableMessage, Handler, Responder } from './types.ts';
+import type {
+  BusLogger,
+  BusMessage,
+  DurableHandler,
+  DurableMessage,
+  Handler,
+  MessageHeaders,
+  Responder,
+} from './types.ts';
 import { BusRequestError } from './types.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
@@ -42,9 +50,14 @@ export async function answer<T, R>(
   subject: string,
   payload: string,
   logger: BusLogger,
+  headers?: MessageHeaders,
 ): Promise<string> {
   try {
-    const envelope: ReplyEnvelope = { ok: true, data: await responder({ subject, data: JSON.parse(payload) as T }) };
+    const data = JSON.parse(payload) as T;
+    const envelope: ReplyEnvelope = {
+      ok: true,
+      data: await responder(headers ? { subject, data, headers } : { subject, data }),
+    };
     return JSON.stringify(envelope);
   } catch (error) {
     logger.warn({ subject, err: errorMessage(error) }, 'bus responder failed');

@@ -2,6 +2,14 @@
 export interface BusMessage<T = unknown> {
   subject: string;
   data: T;
+  /** Message headers as sent (NATS headers), e.g. the request id of the visitor's request that caused it. */
+  headers?: MessageHeaders;
+}
+
+export type MessageHeaders = Readonly<Record<string, string>>;
+
+export interface PublishOptions {
+  headers?: MessageHeaders;
 }
 
 /** A message delivered to a durable consumer; it must be settled exactly once. */
@@ -35,7 +43,7 @@ export interface DurableConsumerOptions {
   maxDeliver?: number;
 }
 
-export interface RequestOptions {
+export interface RequestOptions extends PublishOptions {
   timeoutMs?: number;
 }
 
@@ -51,10 +59,10 @@ export type Responder<T, R> = (message: BusMessage<T>) => R | Promise<R>;
  */
 export interface Bus {
   readonly kind: 'nats' | 'in-process';
-  publish(subject: string, data: unknown): Promise<void>;
+  publish(subject: string, data: unknown, options?: PublishOptions): Promise<void>;
   subscribe<T = unknown>(subject: string, handler: Handler<T>, options?: SubscribeOptions): Promise<Subscription>;
   /** Persist an event; resolves once the bus has stored it. */
-  publishEvent(subject: string, data: unknown): Promise<void>;
+  publishEvent(subject: string, data: unknown, options?: PublishOptions): Promise<void>;
   consume<T = unknown>(handler: DurableHandler<T>, options: DurableConsumerOptions): Promise<Subscription>;
   /**
    * Read every stored event on `subject` (wildcards allowed), oldest first, then each new one as it is

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EventDefinition, NoticeDefinition, RequestDefinition } from '@lakecams/contracts/messages';
+import { Type } from 'typebox';
 import type { Bus, BusLogger, DurableMessage } from '../src/index.ts';
-import { BusRequestError } from '../src/index.ts';
+import { BusRequestError, currentRequestId, REQUEST_ID_HEADER, typedBus, withRequestId } from '../src/index.ts';
 
 export const ACK_WAIT_MS = 1_000;
 
@@ -56,6 +58,81 @@ export function describeBusContract(name: string, makeBus: () => Promise<Bus>, o
         space = `${options.prefix}.t${++tests}`;
         await body();
       });
+
+    describe('typed over the catalogue, with the request id in headers', () => {
+      const Note = Type.Object({ name: Type.String() });
+      const event = (rest: string) =>
+        ({ kind: 'event', subject: subject(rest), payload: Note, summary: '' }) as const satisfies EventDefinition;
+      const notice = (rest: string) =>
+        ({ kind: 'notice', subject: subject(rest), payload: Note, summary: '' }) as const satisfies NoticeDefinition;
+
+      test('carries the request id of the sender to notices, events and requests', async () => {
+        const typed = typedBus(await open(), silentLogger);
+        const Added = event('note.added');
+        const Live = notice('note.live');
+        const Ask = {
+          kind: 'request',
+          subject: subject('note.ask'),
+          payload: Note,
+          reply: Type.String(),
+          summary: '',
+        } as const satisfies RequestDefinition;
+        const seen: (string | undefined)[] = [];
+        await typed.subscribe(Live, () => void seen.push(currentRequestId()));
+        await typed.consume(
+          Added,
+          (message) => {
+            seen.push(message.headers?.[REQUEST_ID_HEADER]);
+            message.ack();
+          },
+          { durable: durable() },
+        );
+        await typed.respond(Ask, ({ name }) => `${name} for ${currentRequestId()}`);
+        const answer = await withRequestId('req-7', async () => {
+          await typed.publish(Live, { name: 'live' });
+          await typed.publishEvent(Added, { name: 'stored' });
+          return typed.request(Ask, { name: 'look-up' });
+        });
+        expect(answer).toBe('look-up for req-7');
+        await waitUntil(() => seen.length === 2, 'the notice and the event arrived');
+        expect(seen).toEqual(['req-7', 'req-7']);
+      });
+
+      test('hands handlers only payloads that fit, and gives up on an event that does not', async () => {
+        const bus = await open();
+        const typed = typedBus(bus, silentLogger);
+        const Added = event('note.added');
+        const received: string[] = [];
+        const name = durable();
+        await typed.consume(
+          Added,
+          (message) => {
+            received.push(message.data.name);
+            message.ack();
+          },
+          { durable: name },
+        );
+        await bus.publishEvent(Added.subject, { name: 42 });
+        await typed.publishEvent(Added, { name: 'fits' });
+        await waitUntil(() => received.length === 1, 'the fitting event arrived');
+        expect(received).toEqual(['fits']);
+        await vi.waitFor(async () => expect(await bus.pendingEvents(name)).toBe(0));
+      });
+
+      test('refuses an answer out of its schema', async () => {
+        const bus = await open();
+        const typed = typedBus(bus, silentLogger);
+        const Ask = {
+          kind: 'request',
+          subject: subject('note.count'),
+          payload: Note,
+          reply: Type.Integer(),
+          summary: '',
+        } as const satisfies RequestDefinition;
+        await bus.respond(Ask.subject, () => 'many');
+        await expect(typed.request(Ask, { name: 'x' })).rejects.toBeInstanceOf(BusRequestError);
+      });
+    });
 
     describe('publish / subscribe', () => {
       test('delivers JSON payloads unchanged, with the subject', async () => {

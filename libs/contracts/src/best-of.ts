@@ -18,17 +18,3 @@ export interface CameraBestOf extends BestOf {
   camera: string;
   webcamId: number;
 }
-
-/** `imaging.images.thinned`: of a camera's day (`yyyyMMdd`) only `keep` remain; the list forgets the others. */
-export interface ImagesThinned {
-  webcamId: number;
-  day: string;
-  keep: string[];
-}
-
-/** `webcam.bestof.chosen`: the admin's best of a camera's day (`yyyyMMdd`), or null when the score decides again. */
-export interface BestOfChosen {
-  webcamId: number;
-  day: string;
-  image: string | null;
-}

@@ -68,13 +68,6 @@ export const NEW_LAYER_CRON = '* * * * *';
 /** At most 60 advertisements (TIME layers) per camera, as the price list promises. */
 export const MAX_TIME_LAYERS_PER_CAMERA = 60;
 
-/** `referer.layer.changed`: a layer was saved (its image may have changed: see `imageHash`) or deleted. */
-export interface LayerChanged {
-  layer: Layer;
-  imageHash: string;
-  deleted: boolean;
-}
-
 /** One piece of a layer image answered on `referer.layer.image`; bus messages stay well under 1 MB. */
 export interface LayerImageChunk {
   total: number;

@@ -118,9 +118,3 @@ export const ACCESS_COOKIE = 'lakecams_access';
  * page's session, honoured only together with a verified Admin access cookie.
  */
 export const IMPERSONATE_COOKIE = 'lakecams_impersonate';
-
-/** Access tokens whose `jti` or `sid` is in `ids` are refused until `expiresAt` (ISO time), when they expire anyway. */
-export interface AccessRevocation {
-  ids: string[];
-  expiresAt: string;
-}

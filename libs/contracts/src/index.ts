@@ -3,5 +3,4 @@ export * from './domain.ts';
 export * from './identity.ts';
 export * from './picture-limits.ts';
 export * from './routing.ts';
-export * from './subjects.ts';
 export * from './validation.ts';

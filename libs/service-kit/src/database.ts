@@ -33,8 +33,8 @@ export function createKysely<DB>(options: DatabaseOptions): Kysely<DB> {
 }
 
 /** Run a service's own migrations (a static, date-prefixed record) up to the latest. */
-export async function migrateToLatest(
-  db: Kysely<unknown>,
+export async function migrateToLatest<DB>(
+  db: Kysely<DB>,
   migrations: Record<string, Migration>,
 ): Promise<MigrationResultSet> {
   const migrator = new Migrator({

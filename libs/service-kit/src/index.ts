@@ -14,7 +14,14 @@ export {
   withDatabase,
 } from './database-url.ts';
 export { createKysely, migrateToLatest } from './database.ts';
-export { createOutboxTable, dropOutboxTable, inTransaction, publishEvent } from './outbox.ts';
+export {
+  addOutboxRequestId,
+  createOutboxTable,
+  dropOutboxRequestId,
+  dropOutboxTable,
+  inTransaction,
+  publishEvent,
+} from './outbox.ts';
 export { ADMIN_ROLE, authPlugin, type Principal } from './plugins/auth.ts';
 export { ErrorSchema, errorBody, errorsPlugin, httpError, unavailable } from './plugins/errors.ts';
 export { healthPlugin, type ReadinessCheck } from './plugins/health.ts';
@@ -52,4 +59,5 @@ export {
   Minute,
   validateWith,
 } from './validation.ts';
+export { followKnownUsers, type KnownUser, type KnownUserStore } from './known-users.ts';
 export { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';

@@ -1,4 +1,5 @@
-import type { Bus } from '@lakecams/bus';
+import { type Bus, currentRequestId, REQUEST_ID_HEADER } from '@lakecams/bus';
+import type { EventDefinition, PayloadOf } from '@lakecams/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -17,16 +18,24 @@ interface OutboxRow {
   subject: string;
   /** The event as JSON text, exactly as published. */
   data: string;
+  /** The request that caused the event, sent on as a message header. */
+  requestId: string | null;
 }
 
 /**
  * Store a durable event in the transaction of the change it announces: both commit, or neither does.
  * Only a `Transaction` is accepted, so an event cannot be written beside its change by mistake.
  */
-export async function publishEvent<DB>(trx: Transaction<DB>, subject: string, payload: unknown): Promise<void> {
+export async function publishEvent<DB, M extends EventDefinition>(
+  trx: Transaction<DB>,
+  event: M,
+  payload: PayloadOf<M>,
+): Promise<void> {
+  const requestId = currentRequestId() ?? null;
   await sql`
     with stored as (
-      insert into lakecams_outbox (subject, data) values (${subject}, ${JSON.stringify(payload ?? null)}) returning id
+      insert into lakecams_outbox (subject, data, request_id)
+      values (${event.subject}, ${JSON.stringify(payload ?? null)}, ${requestId}) returning id
     )
     select pg_notify(${CHANNEL}, '') from stored
   `.execute(trx);
@@ -53,6 +62,15 @@ export async function createOutboxTable(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+/** The request id of each event (a later migration of every service's own). */
+export async function addOutboxRequestId(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('lakecams_outbox').addColumn('request_id', 'text').execute();
+}
+
+export async function dropOutboxRequestId(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('lakecams_outbox').dropColumn('request_id').execute();
+}
+
 export async function dropOutboxTable(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('lakecams_outbox').ifExists().execute();
 }
@@ -64,9 +82,9 @@ export async function dropOutboxTable(db: Kysely<unknown>): Promise<void> {
  * for the rest. While the bus is down events wait in the table, so nothing is lost across an outage, a crash
  * or a restart. Delivery is at least once.
  */
-export async function createOutbox(
+export async function createOutbox<DB>(
   bus: Bus,
-  db: Kysely<unknown>,
+  db: Kysely<DB>,
   log: FastifyBaseLogger,
   options: { connectionString?: string | undefined } = {},
 ) {
@@ -82,12 +100,13 @@ export async function createOutbox(
   async function relayBatch(): Promise<number> {
     return db.transaction().execute(async (trx) => {
       const { rows } = await sql<OutboxRow>`
-        select id, subject, data from lakecams_outbox order by id limit ${BATCH} for update skip locked
+        select id, subject, data, request_id as "requestId" from lakecams_outbox order by id limit ${BATCH} for update skip locked
       `.execute(trx);
       const sent: string[] = [];
       try {
         for (const row of rows) {
-          await bus.publishEvent(row.subject, JSON.parse(row.data));
+          const headers = row.requestId ? { headers: { [REQUEST_ID_HEADER]: row.requestId } } : {};
+          await bus.publishEvent(row.subject, JSON.parse(row.data), headers);
           sent.push(row.id);
         }
       } finally {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { REQUEST_ID_HEADER } from '@lakecams/bus';
 
-/** The header that carries one visitor's request from the gateway to every service it reaches. */
-export const REQUEST_ID_HEADER = 'x-request-id';
+// One header for HTTP hops and bus messages alike.
+export { REQUEST_ID_HEADER };
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Fastify's `genReqId`: the request id the caller sent when it is a sane one, else a new one. */

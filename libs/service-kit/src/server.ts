@@ -1,3 +1,4 @@
+import { messageLogFields } from '@lakecams/bus';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -34,7 +35,9 @@ export function createLogger(
   name = 'lakecams',
   format = logFormatFrom(process.env.LOG_FORMAT, process.stdout.isTTY === true),
 ): Logger {
-  return format === 'pretty' ? pino({ name, level }, prettyStream()) : pino({ name, level });
+  // Lines logged while a bus message is handled name the request that sent it.
+  const options = { name, level, mixin: messageLogFields };
+  return format === 'pretty' ? pino(options, prettyStream()) : pino(options);
 }
 
 /** Listen and close gracefully on SIGINT/SIGTERM or a fatal error; `onClose` runs after the app closed. */

@@ -1,4 +1,4 @@
-import type { Bus } from '@lakecams/bus';
+import { type Bus, withRequestId } from '@lakecams/bus';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fp from 'fastify-plugin';
 import Fastify, {
@@ -7,11 +7,12 @@ import Fastify, {
   type FastifyPluginAsync,
   type FastifyPluginOptions,
 } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Logger } from 'pino';
 import { authPlugin } from './plugins/auth.ts';
 import { busPlugin } from './plugins/bus.ts';
-import { databasePlugin } from './plugins/database.ts';
+import { openServiceDatabase } from './plugins/database.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
@@ -19,12 +20,15 @@ import { swaggerPlugin } from './plugins/swagger.ts';
 import { requestIdOf } from './request-id.ts';
 import { requestValidators, schemaErrorMessage } from './validation.ts';
 
-/** What a service is: its name, its own migrations and the plugin holding its routes and domain. */
-export interface ServiceDefinition<Options extends FastifyPluginOptions = FastifyPluginOptions> {
+/**
+ * What a service is: its name, its own migrations and the plugin holding its routes and domain. The plugin
+ * gets the service's database typed by its own tables (`DB`); a service without migrations has none.
+ */
+export interface ServiceDefinition<Options extends FastifyPluginOptions = FastifyPluginOptions, DB = never> {
   name: string;
   version: string;
   migrations?: Record<string, Migration>;
-  plugin: FastifyPluginAsync<Options>;
+  plugin: (app: FastifyInstance, options: Options, db: Kysely<DB>) => Promise<void>;
 }
 
 /** Where and how one instance of a service runs: the same service runs embedded or distributed. */
@@ -41,8 +45,8 @@ export interface ServiceRuntime<Options extends FastifyPluginOptions = FastifyPl
 export type ServiceApp = FastifyInstance;
 
 /** The shared skeleton: external plugins first (errors, health, metrics, OpenAPI, db, bus, auth), then the service. */
-export async function buildServiceApp<Options extends FastifyPluginOptions>(
-  definition: ServiceDefinition<Options>,
+export async function buildServiceApp<Options extends FastifyPluginOptions, DB>(
+  definition: ServiceDefinition<Options, DB>,
   runtime: ServiceRuntime<Options>,
 ): Promise<ServiceApp> {
   const app = Fastify({
@@ -62,6 +66,8 @@ export async function buildServiceApp<Options extends FastifyPluginOptions>(
     schemaErrorFormatter: schemaErrorMessage,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Bus messages sent while serving a request carry its id.
+  app.addHook('onRequest', (request, _reply, done) => withRequestId(request.id, done));
   await app.register(errorsPlugin);
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: definition.name });
@@ -69,24 +75,38 @@ export async function buildServiceApp<Options extends FastifyPluginOptions>(
     service: definition.name,
     version: definition.version,
   });
+  let db: Kysely<DB> | undefined;
   if (definition.migrations) {
     if (!runtime.databaseUrl) throw new Error(`svc-${definition.name} needs a database: set DATABASE_URL`);
-    await app.register(databasePlugin, {
+    const opened = await openServiceDatabase<DB>(app.log, {
       connectionString: runtime.databaseUrl,
       migrations: definition.migrations,
       createIfMissing: runtime.createDatabaseIfMissing ?? true,
     });
+    db = opened.db;
+    await app.register(opened.plugin);
   }
   await app.register(busPlugin, {
     bus: runtime.bus,
     service: definition.name,
     version: definition.version,
     // The outbox relay listens there for commits with events.
-    ...(definition.migrations && runtime.databaseUrl ? { databaseUrl: runtime.databaseUrl } : {}),
+    ...(db && runtime.databaseUrl ? { db, databaseUrl: runtime.databaseUrl } : {}),
   });
   await app.register(authPlugin, { publicKey: runtime.jwtPublicKey });
   // Not encapsulated: the service owns this instance, and its decorations are reachable from it (tests, runners).
-  await app.register(fp(definition.plugin, { name: `svc-${definition.name}` }), (runtime.options ?? {}) as Options);
+  const database = db ?? noDatabase<DB>(definition.name);
+  const plugin: FastifyPluginAsync<Options> = (instance, options) => definition.plugin(instance, options, database);
+  await app.register(fp(plugin, { name: `svc-${definition.name}` }), (runtime.options ?? {}) as Options);
   await app.ready();
   return app as unknown as ServiceApp;
+}
+
+/** The database of a service without migrations: any use says so. */
+function noDatabase<DB>(service: string): Kysely<DB> {
+  return new Proxy(Object.create(null), {
+    get: () => {
+      throw new Error(`svc-${service} has no database: give it migrations`);
+    },
+  });
 }

@@ -1,5 +1,6 @@
+import { AccessRevoked } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { ACCESS_COOKIE, IMPERSONATE_COOKIE, SUBJECTS } from '@lakecams/contracts';
+import { ACCESS_COOKIE, IMPERSONATE_COOKIE } from '@lakecams/contracts';
 import { createSigner } from 'fast-jwt';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,7 +167,7 @@ describe('revoked access tokens', () => {
         .then((response) => (cookie ? (response.json() ? 200 : 401) : response.statusCode));
     expect(await status(running, loggedOff)).toBe(200);
 
-    await bus.publishEvent(SUBJECTS.accessRevoked, {
+    await bus.publishEvent(AccessRevoked.subject, {
       ids: ['token-1', 'session-1'],
       expiresAt: new Date(Date.now() + 60_000).toISOString(),
     });

@@ -1,17 +1,28 @@
-import { type Bus, createInProcessBus, type Subscription } from '@lakecams/bus';
-import { sql } from 'kysely';
+import { type Bus, createInProcessBus, REQUEST_ID_HEADER, type Subscription, withRequestId } from '@lakecams/bus';
+import type { EventDefinition } from '@lakecams/contracts/messages';
+import { type Kysely, sql } from 'kysely';
+import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildServiceApp,
   createLogger,
+  addOutboxRequestId,
   createOutboxTable,
+  dropOutboxRequestId,
   dropOutboxTable,
   publishEvent,
   type ServiceApp,
 } from '../src/index.ts';
 import { createTestDatabase } from '../src/testing.ts';
 
-const SUBJECT = 'webcam.camera.upserted';
+/** An event of this test's own service, on a subject of the events stream. */
+const NoteAdded = {
+  kind: 'event',
+  subject: 'webcam.note.added',
+  payload: Type.Object({ name: Type.String() }),
+  summary: 'A note was added',
+} as const satisfies EventDefinition;
+const SUBJECT = NoteAdded.subject;
 
 async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
@@ -25,16 +36,18 @@ describe('outbox: an event commits with its change or not at all', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let bus: Bus;
   let app: ServiceApp;
+  let db: Kysely<unknown>;
   let consumer: Subscription;
   const received: { name: string }[] = [];
+  const requestIds = new Map<string, string | undefined>();
 
   const notes = async () =>
-    (await sql<{ name: string }>`select name from notes order by name`.execute(app.db)).rows.map((r) => r.name);
+    (await sql<{ name: string }>`select name from notes order by name`.execute(db)).rows.map((r) => r.name);
   /** A change with its event, then whatever `after` does in the same transaction. */
   const change = (name: string, after: (trx: Parameters<typeof publishEvent>[0]) => Promise<void> = async () => {}) =>
-    app.db.transaction().execute(async (trx) => {
+    db.transaction().execute(async (trx) => {
       await sql`insert into notes (name) values (${name})`.execute(trx);
-      await publishEvent(trx, SUBJECT, { name });
+      await publishEvent(trx, NoteAdded, { name });
       await after(trx);
     });
   const arrived = (name: string) =>
@@ -49,19 +62,23 @@ describe('outbox: an event commits with its change or not at all', () => {
         version: '0',
         migrations: {
           '2026-11-25-01-outbox': { up: createOutboxTable, down: dropOutboxTable },
+          '2026-11-27-01-outbox-request-id': { up: addOutboxRequestId, down: dropOutboxRequestId },
           '2026-11-25-02-notes': {
             up: async (db) => {
               await sql`create table notes (name text primary key)`.execute(db);
             },
           },
         },
-        plugin: async () => {},
+        plugin: async (_app, _options, serviceDb: Kysely<unknown>) => {
+          db = serviceDb;
+        },
       },
       { bus, logger: createLogger('silent'), databaseUrl: database.url },
     );
     consumer = await bus.consume<{ name: string }>(
       (message) => {
         received.push(message.data);
+        requestIds.set(message.data.name, message.headers?.[REQUEST_ID_HEADER]);
         message.ack();
       },
       { durable: 'outbox-test', filter: SUBJECT },
@@ -95,6 +112,14 @@ describe('outbox: an event commits with its change or not at all', () => {
     expect(received.map((event) => event.name)).toEqual(['taken', 'last']);
     expect(await notes()).toEqual(['last', 'taken']);
     await eventually(async () => (await app.outboxPending?.()) === 0, 'the outbox to empty');
+  });
+
+  it('sends the event on with the id of the request that caused it', async () => {
+    await withRequestId('visitor-request-1', () => change('requested'));
+    await change('unrequested');
+    await arrived('unrequested');
+    expect(requestIds.get('requested')).toBe('visitor-request-1');
+    expect(requestIds.get('unrequested')).toBeUndefined();
   });
 
   it('relays an event whose transaction commits after the relay last looked', async () => {
@@ -131,7 +156,7 @@ describe('outbox: an event commits with its change or not at all', () => {
   it('refuses, at compile time, an event outside a transaction', () => {
     const outsideATransaction = () =>
       // @ts-expect-error the pool is no transaction: the event could commit without its change, or after a crash not at all
-      publishEvent(app.db, SUBJECT, { name: 'loose' });
+      publishEvent(db, NoteAdded, { name: 'loose' });
     expect(outsideATransaction).toBeTypeOf('function');
   });
 });
@@ -151,8 +176,18 @@ describe('outbox of a database from before the migrations', () => {
     const definition = {
       name: 'old-outbox-test',
       version: '0',
-      migrations: { '2026-11-25-01-outbox': { up: createOutboxTable, down: dropOutboxTable } },
-      plugin: async () => {},
+      migrations: {
+        '2026-11-25-01-outbox': { up: createOutboxTable, down: dropOutboxTable },
+        '2026-11-27-01-outbox-request-id': { up: addOutboxRequestId, down: dropOutboxRequestId },
+      },
+      plugin: async (_app: unknown, _options: unknown, serviceDb: Kysely<unknown>) => {
+        db = serviceDb;
+      },
+    };
+    let db: Kysely<unknown> | undefined;
+    const serviceDb = () => {
+      if (!db) throw new Error('the service got no database');
+      return db;
     };
     const runtime = { bus, logger: createLogger('silent'), databaseUrl: database.url };
     // The table as the kit created it with raw SQL at start, with an event still waiting.
@@ -162,16 +197,18 @@ describe('outbox of a database from before the migrations', () => {
       subject text not null,
       data text not null,
       created_at timestamptz not null default now()
-    )`.execute(before.db);
-    await sql`insert into lakecams_outbox (subject, data) values (${SUBJECT}, '{"name":"waiting"}')`.execute(before.db);
+    )`.execute(serviceDb());
+    await sql`insert into lakecams_outbox (subject, data) values (${SUBJECT}, '{"name":"waiting"}')`.execute(
+      serviceDb(),
+    );
     await before.close();
     let app: ServiceApp | undefined;
     try {
       app = await buildServiceApp(definition, runtime);
       await eventually(() => received.length > 0, 'the waiting event');
       expect(received).toEqual([{ name: 'waiting' }]);
-      const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(app.db);
-      expect(rows.map((row) => row.name)).toEqual(['2026-11-25-01-outbox']);
+      const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(serviceDb());
+      expect(rows.map((row) => row.name)).toEqual(['2026-11-25-01-outbox', '2026-11-27-01-outbox-request-id']);
     } finally {
       await app?.close();
       await consumer.unsubscribe();

@@ -1,3 +1,4 @@
+import { CameraDeleted } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
 import Fastify from 'fastify';
 import { Registry } from 'prom-client';
@@ -35,16 +36,17 @@ describe('metrics read at scrape time', () => {
     await app.ready();
     const { promise: released, resolve: release } = Promise.withResolvers<void>();
     const subscription = await app.bus.consume(
+      CameraDeleted,
       async (message) => {
         await released;
         message.ack();
       },
-      { durable: 'svc-test-work', filter: 'webcam.camera.>' },
+      { durable: 'svc-test-work' },
     );
     // Another app's consumer on the same bus is not this app's to report.
-    await bus.consume((message) => message.ack(), { durable: 'svc-other-work', filter: 'webcam.camera.>' });
-    await bus.publishEvent('webcam.camera.upserted', { id: 1 });
-    await bus.publishEvent('webcam.camera.upserted', { id: 2 });
+    await bus.consume((message) => message.ack(), { durable: 'svc-other-work', filter: CameraDeleted.subject });
+    await bus.publishEvent(CameraDeleted.subject, { id: 1 });
+    await bus.publishEvent(CameraDeleted.subject, { id: 2 });
     const scrape = async () => (await app.inject({ url: '/metrics' })).body;
 
     await vi.waitUntil(
@@ -63,7 +65,7 @@ describe('metrics read at scrape time', () => {
     await subscription.unsubscribe();
     expect(await scrape()).not.toContain('consumer="svc-test-work"');
 
-    await app.bus.consume((message) => message.ack(), { durable: 'svc-test-work', filter: 'webcam.camera.>' });
+    await app.bus.consume(CameraDeleted, (message) => message.ack(), { durable: 'svc-test-work' });
     await bus.close();
     const closed = await scrape();
     expect(closed).not.toMatch(/^lakecams_bus_consumer_pending_messages\{/m);

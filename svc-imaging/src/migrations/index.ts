@@ -9,6 +9,7 @@ import * as heartbeat from './2026-11-22-07-heartbeat.ts';
 import * as outbox from './2026-11-25-01-outbox.ts';
 import * as captureScore from './2026-11-25-11-capture-score.ts';
 import * as timelapses from './2026-11-25-10-timelapses.ts';
+import * as outboxRequestId from './2026-11-27-01-outbox-request-id.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-cameras': cameras,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-01-outbox': outbox,
   '2026-11-25-11-capture-score': captureScore,
   '2026-11-25-10-timelapses': timelapses,
+  '2026-11-27-01-outbox-request-id': outboxRequestId,
 };

@@ -1,7 +1,10 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ACCESS_COOKIE, type AccessRevocation, IMPERSONATE_COOKIE, SUBJECTS } from '@lakecams/contracts';
+import { ACCESS_COOKIE, IMPERSONATE_COOKIE } from '@lakecams/contracts';
+import { AccessRevoked, type PayloadOf } from '@lakecams/contracts/messages';
+
+type AccessRevocation = PayloadOf<typeof AccessRevoked>;
 import { createRevokedAccess } from '../revoked-access.ts';
 import { errorBody } from './errors.ts';
 
@@ -113,7 +116,7 @@ export const authPlugin = fp(
     app.decorate('revokeAccess', revoke);
     if (app.hasDecorator('bus')) {
       // Every replica reads every revocation, the still valid ones of the past included, before it serves.
-      const following = await app.bus.follow<AccessRevocation>(SUBJECTS.accessRevoked, ({ data }) => revoke(data));
+      const following = await app.bus.follow(AccessRevoked, revoke);
       app.addHook('onClose', async () => following.unsubscribe());
     }
     let userDirectory: UserDirectory | undefined;

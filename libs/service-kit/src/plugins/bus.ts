@@ -1,13 +1,18 @@
-import type { Bus, ServiceBus } from '@lakecams/bus';
+import { type Bus, type ServiceBus, type TypedBus, typedBus } from '@lakecams/bus';
+import { serviceInfo } from '@lakecams/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import { createOutbox, registerOutboxMetrics } from '../outbox.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The bus without `publishEvent`: durable events go through `publishEvent(trx, …)` and the outbox. */
-    bus: ServiceBus;
+    /**
+     * The bus over the message catalogue, without the durable publish: events go through
+     * `publishEvent(trx, …)` and the outbox.
+     */
+    bus: TypedBus;
     /** Events stored but not yet handed to the bus. */
     outboxPending?: () => Promise<number>;
   }
@@ -73,20 +78,23 @@ function registerConsumerLag(registry: Registry, bus: Bus, durables: Map<string,
  * bus is down or the service stops between a commit and the relay.
  */
 export const busPlugin = fp(
-  async (app: FastifyInstance, options: { bus: Bus; service: string; version: string; databaseUrl?: string }) => {
+  async <DB>(
+    app: FastifyInstance,
+    options: { bus: Bus; service: string; version: string; db?: Kysely<DB>; databaseUrl?: string },
+  ) => {
     const durables = new Map<string, number>();
-    app.decorate('bus', serviceBusOf(options.bus, durables));
+    app.decorate('bus', typedBus(serviceBusOf(options.bus, durables), app.log));
     if (app.hasDecorator('metrics')) registerConsumerLag(app.metrics, options.bus, durables);
-    if (app.hasDecorator('db')) {
-      const outbox = await createOutbox(options.bus, app.db, app.log, { connectionString: options.databaseUrl });
+    if (options.db) {
+      const outbox = await createOutbox(options.bus, options.db, app.log, { connectionString: options.databaseUrl });
       app.decorate('outboxPending', outbox.pending);
       if (app.hasDecorator('metrics')) registerOutboxMetrics(app.metrics, outbox.backlog);
       app.addHook('onClose', async () => outbox.close());
     }
     app.addReadinessCheck('bus', () => options.bus.isConnected());
     // Every instance answers a small look-up, so replicas can be discovered and counted over the bus.
-    const info = await options.bus.respond(
-      `lakecams.${options.service}.info`,
+    const info = await app.bus.respond(
+      serviceInfo(options.service),
       () => ({
         service: options.service,
         version: options.version,

@@ -1,16 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { createKysely, migrateToLatest } from '../database.ts';
 import { ensureDatabase } from '../database-url.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The service's own database; repositories type it with their `Database` interface. */
-    db: Kysely<unknown>;
-  }
-}
 
 export interface DatabasePluginOptions {
   connectionString: string;
@@ -19,23 +12,34 @@ export interface DatabasePluginOptions {
   createIfMissing?: boolean;
 }
 
-/** Kysely + pg for the service's own database; migrations run on start, pool closed on shutdown. */
-export const databasePlugin = fp(
-  async (app: FastifyInstance, options: DatabasePluginOptions) => {
-    if (options.createIfMissing) await ensureDatabase(options.connectionString);
-    const db = createKysely<unknown>({
-      connectionString: options.connectionString,
-    });
+/**
+ * Kysely + pg for the service's own database, typed by its tables: migrations run on start, the pool closes
+ * on shutdown. Registered as the `database` plugin (its readiness check).
+ */
+export async function openServiceDatabase<DB>(
+  log: FastifyBaseLogger,
+  options: DatabasePluginOptions,
+): Promise<{ db: Kysely<DB>; plugin: FastifyPluginAsync }> {
+  if (options.createIfMissing) await ensureDatabase(options.connectionString);
+  const db = createKysely<DB>({ connectionString: options.connectionString });
+  try {
     const { results } = await migrateToLatest(db, options.migrations);
-    for (const result of results ?? []) app.log.info({ migration: result.migrationName }, 'migration applied');
-    app.decorate('db', db);
-    app.addReadinessCheck('database', async () => {
-      await sql`select 1`.execute(db);
-      return true;
-    });
-    app.addHook('onClose', async () => {
-      await db.destroy();
-    });
-  },
-  { name: 'database', dependencies: ['health'] },
-);
+    for (const result of results ?? []) log.info({ migration: result.migrationName }, 'migration applied');
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const plugin = fp(
+    async (instance: FastifyInstance) => {
+      instance.addReadinessCheck('database', async () => {
+        await sql`select 1`.execute(db);
+        return true;
+      });
+      instance.addHook('onClose', async () => {
+        await db.destroy();
+      });
+    },
+    { name: 'database', dependencies: ['health'] },
+  );
+  return { db, plugin };
+}
