@@ -1,5 +1,6 @@
+import { AccessChanged, CameraDeleted, CameraUpserted, UserChanged } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { CAMERA_RULES, SUBJECTS } from '@lakecams/contracts';
+import { CAMERA_RULES } from '@lakecams/contracts';
 import { ruleViolations } from '@lakecams/contracts/testing';
 import {
   ADMIN_ROLE,
@@ -47,7 +48,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
       [USER_ID, 'rita_referer'],
       [OTHER_ID, 'otto_other'],
     ]) {
-      await bus.publishEvent(SUBJECTS.userChanged, {
+      await bus.publishEvent(UserChanged.subject, {
         id,
         userName,
         email: `${userName}@example.org`,
@@ -117,7 +118,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
     expect([created.statusCode, created.body]).toEqual([200, 'true']);
     const id = await cameraId();
     await expect
-      .poll(() => events.find((e) => e.subject === SUBJECTS.cameraUpserted && e.data.id === id)?.data.name)
+      .poll(() => events.find((e) => e.subject === CameraUpserted.subject && e.data.id === id)?.data.name)
       .toBe('Testkamera');
     expect((await call('POST', '/api/Webcam/Set', admin, { ...camera, id, intervalMin: 10 })).body).toBe('true');
     expect(
@@ -162,7 +163,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
     await expect
       .poll(
         () =>
-          events.filter((e) => e.subject === SUBJECTS.accessChanged && e.data.webcamId === id).at(-1)?.data
+          events.filter((e) => e.subject === AccessChanged.subject && e.data.webcamId === id).at(-1)?.data
             .permittedUserIds,
       )
       .toEqual([USER_ID]);
@@ -211,7 +212,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
     await expect
       .poll(
         () =>
-          events.filter((e) => e.subject === SUBJECTS.accessChanged && e.data.webcamId === id).at(-1)?.data
+          events.filter((e) => e.subject === AccessChanged.subject && e.data.webcamId === id).at(-1)?.data
             .configurations,
       )
       .toEqual([
@@ -275,8 +276,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
     ).toBe(2);
     await expect
       .poll(
-        () =>
-          events.filter((e) => e.subject === SUBJECTS.accessChanged && e.data.webcamId === id).at(-1)?.data.bookings,
+        () => events.filter((e) => e.subject === AccessChanged.subject && e.data.webcamId === id).at(-1)?.data.bookings,
       )
       .toEqual([{ url: 'https://partner.example/see', start: '2026-11-22', end: '2026-12-31', quality: 'FULL' }]);
 
@@ -310,7 +310,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
     const id = await cameraId();
     expect((await call('DELETE', '/api/Webcam/Delete', admin, { id, name: 'Testkamera' })).body).toBe('true');
     expect((await call('GET', `/api/Webcam/GetCameraById?id=${id}`)).statusCode).toBe(404);
-    await expect.poll(() => events.some((e) => e.subject === SUBJECTS.cameraDeleted && e.data.id === id)).toBe(true);
+    await expect.poll(() => events.some((e) => e.subject === CameraDeleted.subject && e.data.id === id)).toBe(true);
     expect((await call('DELETE', '/api/Webcam/Delete', admin, { id })).statusCode).toBe(404);
   });
 });

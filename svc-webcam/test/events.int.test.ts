@@ -1,11 +1,19 @@
+import { CameraUpserted, UserChanged } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { SUBJECTS } from '@lakecams/contracts';
-import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import {
+  ADMIN_ROLE,
+  buildServiceApp,
+  createKysely,
+  createLogger,
+  generateSigningKeys,
+  type ServiceApp,
+} from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createSigner } from 'fast-jwt';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webcamService } from '../src/app.ts';
+import type { Database } from '../src/database.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -17,6 +25,7 @@ describe('svc-webcam: a change is stored only with its event', () => {
   const events: { subject: string; data: { name?: string; permittedUserIds?: string[] } }[] = [];
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let webcam: ServiceApp;
+  let db: Kysely<Database>;
 
   const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
     const response = await webcam.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
@@ -36,11 +45,11 @@ describe('svc-webcam: a change is stored only with its event', () => {
     ((await call('GET', '/api/Webcam/GetCameras')).json() as { name: string }[]).map((c) => c.name);
   /** PostgreSQL stops answering exactly when the event is written: the moment a crash used to lose it. */
   const outboxFails = async (fails: boolean) => {
-    if (!fails) return void (await sql`drop trigger outbox_fails on lakecams_outbox`.execute(webcam.db));
+    if (!fails) return void (await sql`drop trigger outbox_fails on lakecams_outbox`.execute(db));
     await sql`create or replace function outbox_fails() returns trigger language plpgsql as $$
-      begin raise exception 'the database went away' using errcode = '57P03'; end $$`.execute(webcam.db);
+      begin raise exception 'the database went away' using errcode = '57P03'; end $$`.execute(db);
     await sql`create trigger outbox_fails before insert on lakecams_outbox
-      for each row execute function outbox_fails()`.execute(webcam.db);
+      for each row execute function outbox_fails()`.execute(db);
   };
   const eventually = async (check: () => boolean, what: string) => {
     const deadline = Date.now() + 10_000;
@@ -59,6 +68,7 @@ describe('svc-webcam: a change is stored only with its event', () => {
       databaseUrl: database.url,
       options: {},
     });
+    db = createKysely<Database>({ connectionString: database.url });
     await bus.consume<(typeof events)[number]['data']>(
       (message) => {
         events.push({ subject: message.subject, data: message.data });
@@ -66,7 +76,7 @@ describe('svc-webcam: a change is stored only with its event', () => {
       },
       { durable: 'events-test', filter: 'webcam.>' },
     );
-    await bus.publishEvent(SUBJECTS.userChanged, {
+    await bus.publishEvent(UserChanged.subject, {
       id: USER_ID,
       userName: 'rita_referer',
       email: 'rita_referer@example.org',
@@ -77,6 +87,7 @@ describe('svc-webcam: a change is stored only with its event', () => {
 
   afterAll(async () => {
     await webcam?.close();
+    await db?.destroy();
     await bus.close();
     await database?.drop();
   });
@@ -103,8 +114,8 @@ describe('svc-webcam: a change is stored only with its event', () => {
     expect((await saveCamera('Danach')).status).toBe(200);
     await eventually(() => events.some((e) => e.data.name === 'Danach'), 'the later camera event');
     expect(events.map((e) => `${e.subject} ${e.data.name}`)).toEqual([
-      `${SUBJECTS.cameraUpserted} Bleibt`,
-      `${SUBJECTS.cameraUpserted} Danach`,
+      `${CameraUpserted.subject} Bleibt`,
+      `${CameraUpserted.subject} Danach`,
     ]);
   });
 });

@@ -1,5 +1,5 @@
+import { UserChanged } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { SUBJECTS } from '@lakecams/contracts';
 import {
   ADMIN_ROLE,
   buildServiceApp,
@@ -51,7 +51,7 @@ describe('svc-webcam refuses input of the wrong type, off the calendar, out of r
       options: {},
     });
     db = createKysely<Database>({ connectionString: database.url });
-    await bus.publishEvent(SUBJECTS.userChanged, {
+    await bus.publishEvent(UserChanged.subject, {
       id: KNOWN_USER,
       userName: 'rita_known',
       email: 'rita@example.org',

@@ -1,5 +1,6 @@
+import { CameraUpserted, ImageCaptured, ImagesThinned } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { type CameraListItem, SUBJECTS, type Webcam } from '@lakecams/contracts';
+import type { CameraListItem, Webcam } from '@lakecams/contracts';
 import { buildServiceApp, createLogger, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { gunzipSync } from 'node:zlib';
@@ -20,7 +21,7 @@ describe('svc-webcam on real PostgreSQL', () => {
         upserted.push(message.data as Webcam);
         message.ack();
       },
-      { durable: 'test-camera-announcements', filter: SUBJECTS.cameraUpserted },
+      { durable: 'test-camera-announcements', filter: CameraUpserted.subject },
     );
     app = await buildServiceApp(webcamService, {
       bus,
@@ -97,7 +98,7 @@ describe('svc-webcam on real PostgreSQL', () => {
   it('records image metadata published by svc-imaging as the latest image', async () => {
     const webcamId = (await app.inject({ url: '/api/Webcam/GetCameras?name=Maennedorf' })).json<Webcam[]>()[0]
       ?.id as number;
-    await bus.publishEvent(SUBJECTS.imageCaptured, {
+    await bus.publishEvent(ImageCaptured.subject, {
       webcamId,
       name: '209912312359',
       lat: 47.25,
@@ -134,7 +135,7 @@ describe('svc-webcam on real PostgreSQL', () => {
     }
 
     const webcamId = items.find((i) => i.webcam.name === 'Maennedorf')?.webcam.id as number;
-    await bus.publishEvent(SUBJECTS.imageCaptured, {
+    await bus.publishEvent(ImageCaptured.subject, {
       webcamId,
       name: '209912312400',
       lat: 47.25,
@@ -164,7 +165,7 @@ describe('svc-webcam on real PostgreSQL', () => {
     >()[0]?.id as number;
     const scores = { '202001011200': 40, '202001011220': 75.5, '202001011300': 60 };
     for (const [name, score] of Object.entries(scores)) {
-      await bus.publishEvent(SUBJECTS.imageCaptured, { webcamId, name, lat: 47.2, lng: 8.7, direction: 1, score });
+      await bus.publishEvent(ImageCaptured.subject, { webcamId, name, lat: 47.2, lng: 8.7, direction: 1, score });
     }
     const history = async () =>
       (await app.inject({ url: '/api/Webcam/GetImageHistory?name=Staefa-Kehlhof&day=2020-01-01' }))
@@ -173,7 +174,7 @@ describe('svc-webcam on real PostgreSQL', () => {
     await expect.poll(history).toEqual(Object.keys(scores));
     const best = await app.inject({ url: '/api/Webcam/GetBestOf?name=Staefa-Kehlhof&day=2020-01-01' });
     expect(best.json()).toEqual({ name: '202001011220', score: 75.5, chosenBy: 'score' });
-    await bus.publishEvent(SUBJECTS.imagesThinned, { webcamId, day: '20200101', keep: ['202001011220'] });
+    await bus.publishEvent(ImagesThinned.subject, { webcamId, day: '20200101', keep: ['202001011220'] });
     await expect.poll(history).toEqual(['202001011220']);
     const days = await app.inject({ url: '/api/Webcam/GetImageDays?name=Staefa-Kehlhof&month=2020-01' });
     expect(days.json()).toMatchObject({ days: ['2020-01-01'], first: '2020-01-01' });

@@ -1,15 +1,9 @@
-import {
-  type CameraConfiguration,
-  type Quality,
-  type RefererBooking,
-  SUBJECTS,
-  type UserRef,
-} from '@lakecams/contracts';
-import { inTransaction, publishEvent } from '@lakecams/service-kit';
+import type { CameraConfiguration, Quality, RefererBooking, UserRef } from '@lakecams/contracts';
+import { AccessChanged } from '@lakecams/contracts/messages';
+import { inTransaction, type KnownUser, type KnownUserStore, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { type PresentedCamera, presentCamera } from '../../camera-presentation.ts';
 import type { Database, WebcamsTable } from '../../database.ts';
 
 export type { CameraConfiguration, RefererBooking, UserRef } from '@lakecams/contracts';
@@ -48,7 +42,7 @@ async function accessOf(db: Kysely<Database>, webcamId: number): Promise<CameraA
  */
 async function announceAccess(trx: Transaction<Database>, webcamId: number): Promise<void> {
   await trx.selectFrom('webcams').select('id').where('id', '=', webcamId).forNoKeyUpdate().execute();
-  await publishEvent(trx, SUBJECTS.accessChanged, await accessOf(trx, webcamId));
+  await publishEvent(trx, AccessChanged, await accessOf(trx, webcamId));
 }
 
 /** Every change of a camera's access is announced with it (svc-imaging decides qualities from it). */
@@ -56,8 +50,9 @@ export function createAccessRepository(db: Kysely<Database>) {
   const userRef = (row: { userId: string | null; userName: string | null; email: string | null }): UserRef | null =>
     row.userId ? { id: row.userId, userName: row.userName ?? '', email: row.email ?? '' } : null;
 
-  return {
-    async upsertKnownUser(user: { id: string; userName: string; email: string; emailConfirmed: boolean }) {
+  /** Names and emails of users, as svc-identity announces them. */
+  const knownUsers: KnownUserStore = {
+    async upsert(user: KnownUser) {
       await db
         .insertInto('knownUsers')
         .values(user)
@@ -67,6 +62,21 @@ export function createAccessRepository(db: Kysely<Database>) {
             .doUpdateSet({ userName: user.userName, email: user.email, emailConfirmed: user.emailConfirmed }),
         )
         .execute();
+    },
+    async isKnown(id: string) {
+      return (await db.selectFrom('knownUsers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+  };
+
+  return {
+    knownUsers,
+
+    /** The first of these users svc-identity never announced, if any. */
+    async firstUnknownUser(userIds: string[]): Promise<string | undefined> {
+      if (userIds.length === 0) return undefined;
+      const known = await db.selectFrom('knownUsers').select('id').where('id', 'in', userIds).execute();
+      const ids = new Set(known.map((user) => user.id));
+      return userIds.find((id) => !ids.has(id));
     },
 
     async permittedUsers(webcamId: number): Promise<UserRef[]> {
@@ -236,38 +246,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app: FastifyInstance) => {
-    const repository = createAccessRepository(app.db as Kysely<Database>);
-    app.decorate('accessRepository', repository);
-    // An Admin impersonates users svc-identity announced.
-    const db = app.db as Kysely<Database>;
-    app.useUserDirectory(
-      async (id) =>
-        (await db.selectFrom('knownUsers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
-    );
-    // Names and emails of users, as svc-identity announces them.
-    const users = await app.bus.consume<{ id: string; userName?: string; email?: string; emailConfirmed?: boolean }>(
-      async (message) => {
-        const { id, userName, email, emailConfirmed } = message.data;
-        if (userName && email)
-          await repository.upsertKnownUser({ id, userName, email, emailConfirmed: emailConfirmed ?? false });
-        message.ack();
-      },
-      { durable: 'svc-webcam-known-users', filter: SUBJECTS.userChanged },
-    );
-    // svc-referer asks which cameras a referer user may set layers on; it gets them as the public sees them.
-    const booked = await app.bus.respond<{ refererUserIds: number[] | null }, PresentedCamera[]>(
-      SUBJECTS.bookedCameras,
-      async ({ data }) =>
-        (await repository.bookedCameras(Array.isArray(data.refererUserIds) ? data.refererUserIds : null)).map(
-          (camera) => presentCamera(camera, null),
-        ),
-      { queue: 'svc-webcam' },
-    );
-    app.addHook('onClose', async () => {
-      await users.unsubscribe();
-      await booked.unsubscribe();
-    });
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
+    app.decorate('accessRepository', createAccessRepository(db));
   },
   { name: 'access-repository', dependencies: ['database'] },
 );

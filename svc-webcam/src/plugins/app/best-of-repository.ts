@@ -1,4 +1,5 @@
-import { type BestOf, type CameraBestOf, SUBJECTS } from '@lakecams/contracts';
+import type { BestOf, CameraBestOf } from '@lakecams/contracts';
+import { BestOfChosen } from '@lakecams/contracts/messages';
 import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -101,7 +102,7 @@ export function createBestOfRepository(db: Db) {
         } else {
           await trx.deleteFrom('bestOfChoices').where('webcamId', '=', webcamId).where('day', '=', day).execute();
         }
-        await publishEvent(trx, SUBJECTS.bestOfChosen, { webcamId, day, image });
+        await publishEvent(trx, BestOfChosen, { webcamId, day, image });
       });
     },
   };
@@ -116,8 +117,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app: FastifyInstance) => {
-    app.decorate('bestOfRepository', createBestOfRepository(app.db as Kysely<Database>));
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
+    app.decorate('bestOfRepository', createBestOfRepository(db));
   },
   { name: 'best-of-repository', dependencies: ['database'] },
 );

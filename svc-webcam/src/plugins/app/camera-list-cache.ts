@@ -1,4 +1,4 @@
-import { type CameraListItem, SUBJECTS } from '@lakecams/contracts';
+import type { CameraListItem } from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
@@ -7,8 +7,6 @@ import { gzip } from 'node:zlib';
 import { presentCamera } from '../../camera-presentation.ts';
 
 const compress = promisify(gzip);
-/** Core message: the camera list changed (a camera saved or removed, images pruned); every replica forgets it. */
-export const LIST_CHANGED = 'webcam.list.changed';
 /** What a replica missed still shows within this time. */
 const MAX_AGE_MS = 2_000;
 const MAX_ENTRIES = 256;
@@ -23,8 +21,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** GetImages as bytes ready to send, plain and gzip, computed once per change. */
     cameraListResponse(name: string | undefined): Promise<CameraListResponse>;
-    /** Tell every replica the list changed. */
-    cameraListChanged(): Promise<void>;
+    /** Forget this replica's list (messaging.ts tells the other replicas). */
+    forgetCameraList(): void;
   }
 }
 
@@ -59,18 +57,7 @@ export default fp(
       response.catch(() => entries.delete(key));
       return response;
     });
-    app.decorate('cameraListChanged', async () => {
-      entries.clear();
-      await app.bus.publish(LIST_CHANGED, {});
-    });
-    const forget = () => entries.clear();
-    const subscriptions = [
-      await app.bus.subscribe(SUBJECTS.imageListed, forget),
-      await app.bus.subscribe(LIST_CHANGED, forget),
-    ];
-    app.addHook('onClose', async () => {
-      for (const subscription of subscriptions) await subscription.unsubscribe();
-    });
+    app.decorate('forgetCameraList', () => entries.clear());
   },
   { name: 'camera-list-cache', dependencies: ['webcam-repository'] },
 );

@@ -1,9 +1,11 @@
-import { type CameraListItem, type CapturedImage, type Image, SUBJECTS, type Webcam } from '@lakecams/contracts';
+import type { CameraListItem, CapturedImage, Image, Webcam } from '@lakecams/contracts';
+import { CameraDeleted, CameraUpserted } from '@lakecams/contracts/messages';
 import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, NewWebcam, WebcamImageRow } from '../../database.ts';
+import type { DemoCamera } from '../../demo-cameras.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -105,7 +107,7 @@ export function createWebcamRepository(db: Db) {
         const saved = id
           ? await trx.updateTable('webcams').set(values).where('id', '=', id).returningAll().executeTakeFirst()
           : await trx.insertInto('webcams').values(values).returningAll().executeTakeFirst();
-        if (saved) await publishEvent(trx, SUBJECTS.cameraUpserted, saved);
+        if (saved) await publishEvent(trx, CameraUpserted, saved);
         return saved;
       });
     },
@@ -114,7 +116,8 @@ export function createWebcamRepository(db: Db) {
     async remove(id: number): Promise<Webcam | undefined> {
       return inTransaction(db, async (trx) => {
         const removed = await trx.deleteFrom('webcams').where('id', '=', id).returningAll().executeTakeFirst();
-        if (removed) await publishEvent(trx, SUBJECTS.cameraDeleted, removed);
+        // The camera as it was, not only its id.
+        if (removed) await publishEvent(trx, CameraDeleted, removed);
         return removed;
       });
     },
@@ -127,6 +130,41 @@ export function createWebcamRepository(db: Db) {
 
     async insert(webcam: NewWebcam): Promise<Webcam> {
       return db.insertInto('webcams').values(webcam).returningAll().executeTakeFirstOrThrow();
+    },
+
+    /**
+     * Fill an empty database with the demo cameras (pattern `<base>/<name>.jpg`) and the news; on later
+     * starts re-point the cameras whose pattern holds `sourcePath` at `base`. Each camera is announced in the
+     * same transaction. Returns how many cameras were seeded or re-pointed.
+     */
+    async seedDemo(demo: {
+      cameras: readonly DemoCamera[];
+      news: string;
+      base: string;
+      sourcePath: string;
+    }): Promise<number> {
+      const { cameras, news, base, sourcePath } = demo;
+      return inTransaction(db, async (trx) => {
+        const repository = createWebcamRepository(trx);
+        if ((await repository.count()) > 0) {
+          const target = sql<string>`concat(${`${base}/`}::text, name, '.jpg')`;
+          const moved = await trx
+            .updateTable('webcams')
+            .set({ pattern: target })
+            .where('pattern', 'like', `%${sourcePath}%`)
+            .where('pattern', '!=', target)
+            .returningAll()
+            .execute();
+          for (const webcam of moved) await publishEvent(trx, CameraUpserted, webcam);
+          return moved.length;
+        }
+        for (const { lat, lng, direction, ...camera } of cameras) {
+          const webcam = await repository.insert({ ...camera, pattern: `${base}/${camera.name}.jpg` });
+          await publishEvent(trx, CameraUpserted, { ...webcam, position: { lat, lng, direction } });
+        }
+        await repository.setNews(news);
+        return cameras.length;
+      });
     },
 
     async recordImage(image: CapturedImage): Promise<void> {
@@ -201,8 +239,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app: FastifyInstance) => {
-    app.decorate('webcamRepository', createWebcamRepository(app.db as Kysely<Database>));
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
+    app.decorate('webcamRepository', createWebcamRepository(db));
   },
   { name: 'webcam-repository', dependencies: ['database'] },
 );

@@ -12,10 +12,8 @@ import {
   validateWith,
 } from '@lakecams/service-kit';
 import type { FastifyReply } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { presentCamera, seesCameraSource } from '../../../camera-presentation.ts';
-import type { Database } from '../../../database.ts';
 import { ErrorSchema, WebcamSchema } from '../../../schemas.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
@@ -48,14 +46,8 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const unknownCamera = (reply: FastifyReply, id: number) =>
     reply.code(404).send(errorBody(404, `No camera with id ${id}`));
   const cameraExists = async (id: number) => (await app.webcamRepository.byId(id)) !== undefined;
-  const db = app.db as Kysely<Database>;
   /** The first of these users svc-identity never announced, if any: nothing is stored for nobody. */
-  const firstUnknownUser = async (userIds: string[]) => {
-    if (userIds.length === 0) return undefined;
-    const known = await db.selectFrom('knownUsers').select('id').where('id', 'in', userIds).execute();
-    const ids = new Set(known.map((user) => user.id));
-    return userIds.find((id) => !ids.has(id));
-  };
+  const firstUnknownUser = (userIds: string[]) => app.accessRepository.firstUnknownUser(userIds);
   const unknownUser = (reply: FastifyReply, id: string) => reply.code(404).send(errorBody(404, `No such user ${id}`));
 
   app.post(
@@ -251,12 +243,8 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let url: string | null = null;
       let refererUserText = request.body.refererUserText ?? null;
       if (refererUserId) {
-        const referer = await app.bus
-          .request<{ id: number; userEmail: string; url: string } | null>(
-            'referer.user.get',
-            { id: refererUserId },
-            { timeoutMs: 3000 },
-          )
+        const referer = await app.refererUsers
+          .lookup(refererUserId)
           .catch(unavailable('Referer users cannot be read right now, please retry'));
         if (!referer) return reply.code(400).send(errorBody(400, `Unknown referer user ${refererUserId}`));
         url = referer.url;
