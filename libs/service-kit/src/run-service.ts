@@ -6,8 +6,8 @@ import { createLogger, listenWithGrace } from './server.ts';
 import { buildServiceApp, type ServiceDefinition } from './service-app.ts';
 
 /** Run one service as its own process (distributed mode): configuration from the environment. */
-export async function runService<Options extends FastifyPluginOptions>(
-  definition: ServiceDefinition<Options>,
+export async function runService<Options extends FastifyPluginOptions, DB>(
+  definition: ServiceDefinition<Options, DB>,
   options?: Options,
 ): Promise<void> {
   const config = exitOnConfigError(() => loadConfig(BaseConfigSchema));
