@@ -1,5 +1,6 @@
 import { createInProcessBus } from '@lakecams/bus';
-import { type LayerChanged, type LayerImageChunk, MAX_TIME_LAYERS_PER_CAMERA, SUBJECTS } from '@lakecams/contracts';
+import { type LayerImageChunk, MAX_TIME_LAYERS_PER_CAMERA } from '@lakecams/contracts';
+import { LayerChanged, LayerImage, type PayloadOf, UserChanged } from '@lakecams/contracts/messages';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { webcamService } from '@lakecams/svc-webcam';
@@ -26,7 +27,7 @@ const overlay = (color: string) =>
 
 describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQL', () => {
   const bus = createInProcessBus();
-  const layerEvents: LayerChanged[] = [];
+  const layerEvents: PayloadOf<typeof LayerChanged>[] = [];
   let webcam: ServiceApp;
   let referer: ServiceApp;
   let databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
@@ -39,18 +40,18 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
     const runtime = { bus, logger: createLogger('silent'), jwtPublicKey: keys.publicKey };
     webcam = await buildServiceApp(webcamService, { ...runtime, databaseUrl: databases[0]?.url, options: {} });
     referer = await buildServiceApp(refererService, { ...runtime, databaseUrl: databases[1]?.url, options: {} });
-    await bus.consume<LayerChanged>(
+    await bus.consume<PayloadOf<typeof LayerChanged>>(
       (message) => {
         layerEvents.push(message.data);
         message.ack();
       },
-      { durable: 'test-layer-observer', filter: SUBJECTS.layerChanged },
+      { durable: 'test-layer-observer', filter: LayerChanged.subject },
     );
     for (const [id, userName] of [
       [RITA, 'rita_referer'],
       [OTTO, 'otto_other'],
     ] as const) {
-      await bus.publishEvent(SUBJECTS.userChanged, {
+      await bus.publishEvent(UserChanged.subject, {
         id,
         userName,
         email: `${userName}@example.org`,
@@ -181,7 +182,7 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
     });
     expect(weak.statusCode).toBe(304);
     await expect.poll(() => layerEvents.find((e) => e.layer.id === id)).toMatchObject({ deleted: false });
-    const chunk = await bus.request<LayerImageChunk>(SUBJECTS.layerImage, { layerId: id, offset: 0 });
+    const chunk = await bus.request<LayerImageChunk>(LayerImage.subject, { layerId: id, offset: 0 });
     expect(Buffer.from(chunk.data, 'base64').equals(image.rawPayload)).toBe(true);
     expect(chunk.total).toBe(image.rawPayload.length);
   });

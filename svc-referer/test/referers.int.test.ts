@@ -1,5 +1,6 @@
 import { createInProcessBus } from '@lakecams/bus';
-import { REFERER_RULES, SUBJECTS } from '@lakecams/contracts';
+import { REFERER_RULES } from '@lakecams/contracts';
+import { RefererUserLookup, UserChanged } from '@lakecams/contracts/messages';
 import { ruleViolations } from '@lakecams/contracts/testing';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
@@ -32,7 +33,7 @@ describe('referer users in svc-referer on real PostgreSQL', () => {
       [RITA, 'rita_referer'],
       [OTTO, 'otto_other'],
     ]) {
-      await bus.publishEvent(SUBJECTS.userChanged, {
+      await bus.publishEvent(UserChanged.subject, {
         id,
         userName,
         email: `${userName}@example.org`,
@@ -117,7 +118,7 @@ describe('referer users in svc-referer on real PostgreSQL', () => {
     expect(((await call('GET', '/api/Referer/GetRefererOfUser/ofUser', rita)).json() as unknown[]).length).toBe(1);
     expect(((await call('GET', '/api/Referer/GetReferers', admin)).json() as unknown[]).length).toBe(2);
     const [first] = mine as unknown as { id: number }[];
-    expect(await bus.request('referer.user.get', { id: first?.id })).toMatchObject({
+    expect(await bus.request(RefererUserLookup.subject, { id: first?.id })).toMatchObject({
       url: 'https://partner.example/see',
     });
     expect(await (await call('GET', '/api/Referer/GetPagesUses/PageUser')).json()).toEqual([

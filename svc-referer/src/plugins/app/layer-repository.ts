@@ -1,11 +1,5 @@
-import {
-  LAYER_IMAGE_CHUNK_BYTES,
-  type Layer,
-  type LayerChanged,
-  type LayerImageChunk,
-  type LayerLevel,
-  SUBJECTS,
-} from '@lakecams/contracts';
+import type { Layer, LayerLevel } from '@lakecams/contracts';
+import { LayerChanged } from '@lakecams/contracts/messages';
 import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -26,7 +20,7 @@ export type StoredLayer = Layer & { refererUserId: number; imageHash: string };
 /** Tell svc-imaging a layer was saved or deleted, in the transaction of that change. */
 async function announceLayer(trx: Transaction<Database>, stored: StoredLayer, deleted: boolean): Promise<void> {
   const { refererUserId: _owner, imageHash, ...layer } = stored;
-  await publishEvent(trx, SUBJECTS.layerChanged, { layer, imageHash, deleted } satisfies LayerChanged);
+  await publishEvent(trx, LayerChanged, { layer, imageHash, deleted });
 }
 
 /** Announce every layer of a referer user again: its url changed, or (`deleted`) it is being removed. */
@@ -121,24 +115,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app: FastifyInstance) => {
-    const repository = createLayerRepository(app.db as Kysely<Database>);
-    app.decorate('layerRepository', repository);
-    // svc-imaging fetches a layer's image in pieces when it learns of a change.
-    const images = await app.bus.respond<{ layerId: number; offset?: number }, LayerImageChunk | null>(
-      SUBJECTS.layerImage,
-      async ({ data }) => {
-        const image = await repository.image(Number(data.layerId));
-        if (!image) return null;
-        const offset = Math.max(0, Number(data.offset) || 0);
-        return {
-          total: image.length,
-          data: image.subarray(offset, offset + LAYER_IMAGE_CHUNK_BYTES).toString('base64'),
-        };
-      },
-      { queue: 'svc-referer' },
-    );
-    app.addHook('onClose', async () => images.unsubscribe());
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
+    app.decorate('layerRepository', createLayerRepository(db));
   },
   { name: 'layer-repository', dependencies: ['database'] },
 );

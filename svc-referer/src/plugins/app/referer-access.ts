@@ -1,9 +1,7 @@
-import { type PublicWebcam, SUBJECTS } from '@lakecams/contracts';
-import { ADMIN_ROLE, unavailable } from '@lakecams/service-kit';
+import type { PublicWebcam } from '@lakecams/contracts';
+import { ADMIN_ROLE } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
 
 export interface RefererAccess {
   /** An Admin acting as itself; an Admin impersonating somebody has that user's rights. */
@@ -22,25 +20,19 @@ declare module 'fastify' {
 
 export default fp(
   async (app: FastifyInstance) => {
-    const db = app.db as Kysely<Database>;
+    const { refererUserRepository, bookedCameras } = app;
     const isAdmin = (request: FastifyRequest) =>
       request.principal?.roles.includes(ADMIN_ROLE) === true &&
       request.principal.actingUserId === request.principal.userId;
-    const ownPages = (request: FastifyRequest, url?: string) => {
-      let query = db.selectFrom('refererUsers').select('id');
-      if (url !== undefined) query = query.where('url', '=', url);
-      if (!isAdmin(request)) query = query.where('userId', '=', request.principal?.actingUserId ?? '');
-      return query.execute().then((rows) => rows.map((r) => r.id));
-    };
-    // svc-webcam keeps the bookings; when it does not answer the caller may retry (503, logged).
-    const bookedCameras = (refererUserIds: number[] | null) =>
-      app.bus
-        .request<PublicWebcam[]>(SUBJECTS.bookedCameras, { refererUserIds }, { timeoutMs: 3000 })
-        .catch(unavailable('Camera bookings cannot be read right now, please retry'));
+    const ownPages = (request: FastifyRequest, url?: string) =>
+      refererUserRepository.ids({
+        url,
+        userId: isAdmin(request) ? undefined : (request.principal?.actingUserId ?? ''),
+      });
     const access: RefererAccess = {
       isAdmin,
       pagesOf: (request, url) => ownPages(request, url),
-      async camerasOf(request, url) {
+      async camerasOf(request, url?) {
         if (isAdmin(request) && url === undefined) return bookedCameras(null);
         const refererUserIds = await ownPages(request, url);
         if (refererUserIds.length === 0) return [];
@@ -49,5 +41,5 @@ export default fp(
     };
     app.decorate('refererAccess', access);
   },
-  { name: 'referer-access', dependencies: ['database'] },
+  { name: 'referer-access', dependencies: ['referer-user-repository', 'referer-messaging'] },
 );

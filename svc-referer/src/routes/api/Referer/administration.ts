@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { REFERER_RULES, SUBJECTS } from '@lakecams/contracts';
+import { REFERER_RULES } from '@lakecams/contracts';
 import {
   ADMIN_ROLE,
   booleanTextResponse,
@@ -10,45 +10,16 @@ import {
   validateWith,
   ErrorSchema,
 } from '@lakecams/service-kit';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../../database.ts';
-import { announceLayersOf } from '../../../plugins/app/layer-repository.ts';
 
 const RefererUserSchema = Type.Object({ id: Type.Integer(), userEmail: Type.String(), url: Type.String() });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
 
 /** Referer users (a user's pages that embed camera images): the calls behind the referer-user editing page. */
 const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db as Kysely<Database>;
-  const admin = app.requireRole(ADMIN_ROLE);
-  const allRefererUsers = () =>
-    db.selectFrom('refererUsers').select(['id', 'userEmail', 'url']).orderBy('userEmail').orderBy('url').execute();
+  const { refererUserRepository, knownUserRepository } = app;
   const { isAdmin } = app.refererAccess;
-
-  // Users with an email, as svc-identity announces them.
-  const users = await app.bus.consume<{ id: string; userName?: string; email?: string; emailConfirmed?: boolean }>(
-    async (message) => {
-      const { id, userName, email, emailConfirmed = false } = message.data;
-      if (userName && email) {
-        await db
-          .insertInto('knownUsers')
-          .values({ id, userName, email, emailConfirmed })
-          .onConflict((oc) => oc.column('id').doUpdateSet({ userName, email, emailConfirmed }))
-          .execute();
-        // A changed email follows into the referer list.
-        await db.updateTable('refererUsers').set({ userEmail: email }).where('userId', '=', id).execute();
-      }
-      message.ack();
-    },
-    { durable: 'svc-referer-known-users', filter: SUBJECTS.userChanged },
-  );
-  app.addHook('onClose', async () => users.unsubscribe());
-  // An Admin impersonates users svc-identity announced.
-  app.useUserDirectory(
-    async (id) =>
-      (await db.selectFrom('knownUsers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
-  );
+  const admin = app.requireRole(ADMIN_ROLE);
 
   app.get(
     '/api/Referer/GetRefererUsers',
@@ -56,7 +27,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: admin,
       schema: { summary: 'All referer users (Admin)', response: { 200: Type.Array(RefererUserSchema), ...errors } },
     },
-    async () => allRefererUsers(),
+    async () => refererUserRepository.all(),
   );
 
   app.get(
@@ -70,13 +41,8 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       isAdmin(request)
-        ? allRefererUsers()
-        : db
-            .selectFrom('refererUsers')
-            .select(['id', 'userEmail', 'url'])
-            .where('userId', '=', request.principal?.actingUserId as string)
-            .orderBy('url')
-            .execute(),
+        ? refererUserRepository.all()
+        : refererUserRepository.ofUser(request.principal?.actingUserId as string),
   );
 
   app.get(
@@ -91,13 +57,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async () =>
-      db
-        .selectFrom('knownUsers')
-        .select(['id', 'userName', 'email'])
-        .where('email', '!=', '')
-        .orderBy('email')
-        .execute(),
+    async () => knownUserRepository.withEmail(),
   );
 
   app.put(
@@ -117,24 +77,15 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { id, url, userEmail } = request.body;
-      const user = await db
-        .selectFrom('knownUsers')
-        .select(['id', 'email'])
-        .where('email', '=', userEmail)
-        .executeTakeFirst();
+      const user = await knownUserRepository.byEmail(userEmail);
       if (!user) return reply.code(400).send(errorBody(400, `No user with the email ${userEmail}`));
       const values = { userId: user.id, userEmail: user.email, url };
       try {
         if (id) {
-          const updated = await db.transaction().execute(async (trx) => {
-            const updated = await trx.updateTable('refererUsers').set(values).where('id', '=', id).executeTakeFirst();
-            // Layers are drawn for the page's url: svc-imaging must learn the new one.
-            if (updated.numUpdatedRows) await announceLayersOf(trx, id, false);
-            return updated;
-          });
-          if (!updated.numUpdatedRows) return reply.code(404).send(errorBody(404, `No referer user ${id}`));
+          if (!(await refererUserRepository.update(id, values)))
+            return reply.code(404).send(errorBody(404, `No referer user ${id}`));
         } else {
-          await db.insertInto('refererUsers').values(values).execute();
+          await refererUserRepository.insert(values);
         }
       } catch (error) {
         if ((error as { code?: string }).code === '23505') {
@@ -142,7 +93,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         throw error;
       }
-      return allRefererUsers();
+      return refererUserRepository.all();
     },
   );
 
@@ -157,12 +108,8 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const removed = await db.transaction().execute(async (trx) => {
-        // Its layers go with it (cascade).
-        await announceLayersOf(trx, request.query.id, true);
-        return trx.deleteFrom('refererUsers').where('id', '=', request.query.id).executeTakeFirst();
-      });
-      if (!removed.numDeletedRows) return reply.code(404).send(errorBody(404, `No referer user ${request.query.id}`));
+      if (!(await refererUserRepository.remove(request.query.id)))
+        return reply.code(404).send(errorBody(404, `No referer user ${request.query.id}`));
       return replyTrue(reply);
     },
   );

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorBody, ErrorSchema, Id, unavailable } from '@lakecams/service-kit';
-import type { Kysely } from 'kysely';
+import { errorBody, ErrorSchema, Id } from '@lakecams/service-kit';
 import { Type } from 'typebox';
-import type { Database } from '../../../database.ts';
 
 const RefererUserSchema = Type.Object({ id: Type.Integer(), userEmail: Type.String(), url: Type.String() });
 
 const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db as Kysely<Database>;
+  const { refererUserRepository } = app;
   app.get(
     '/api/Referer/GetCameraInfo',
     {
@@ -25,13 +23,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const info = await app.bus
-        .request<{ width: number; height: number } | null>(
-          'imaging.camera.info',
-          { webcamId: request.query.cameraId },
-          { timeoutMs: 3000 },
-        )
-        .catch(unavailable('Image sizes cannot be read right now, please retry'));
+      const info = await app.cameraInfo(request.query.cameraId);
       return info ?? reply.code(404).send(errorBody(404, `No image of camera ${request.query.cameraId} yet`));
     },
   );
@@ -39,8 +31,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetPagesUses/PageUser',
     { schema: { summary: 'The pages that use the service (public)', response: { 200: Type.Array(Type.String()) } } },
-    async () =>
-      (await db.selectFrom('refererUsers').select('url').distinct().orderBy('url').execute()).map((r) => r.url),
+    async () => refererUserRepository.urls(),
   );
 
   app.get(
@@ -49,13 +40,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireUser,
       schema: { summary: "The acting user's referer urls", response: { 200: Type.Array(RefererUserSchema) } },
     },
-    async (request) =>
-      db
-        .selectFrom('refererUsers')
-        .select(['id', 'userEmail', 'url'])
-        .where('userId', '=', request.principal?.actingUserId as string)
-        .orderBy('url')
-        .execute(),
+    async (request) => refererUserRepository.ofUser(request.principal?.actingUserId as string),
   );
 };
 
