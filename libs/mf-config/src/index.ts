@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { type Configuration, type RspackPluginInstance, rspack } from '@rspack/core';
+import { type Compiler, type Configuration, type RspackPluginInstance, rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
 import { BuildInputsPlugin } from './build-inputs.ts';
 import { FederationRuntimeEsmPlugin } from './federation-runtime-esm.ts';
@@ -100,6 +100,21 @@ export const DEV_BUILD_VARIABLE = 'MF_DEV';
 
 /** Bundled into every entry of a dev build: applies the dev server's rebuilds as hot updates. */
 const DEV_CLIENT = path.join(import.meta.dirname, 'dev-client.ts');
+/** `react-refresh/runtime` of a dev build: the page's one runtime, shared by the shell and the remotes. */
+const REFRESH_RUNTIME = path.join(import.meta.dirname, 'refresh-runtime.cjs');
+
+/** Points `react-refresh/runtime` at REFRESH_RUNTIME, except from that module itself (the React Refresh plugin's alias would win). */
+class SharedRefreshRuntimePlugin implements RspackPluginInstance {
+  apply(compiler: Compiler) {
+    compiler.hooks.normalModuleFactory.tap('SharedRefreshRuntimePlugin', (factory) => {
+      factory.hooks.beforeResolve.tap('SharedRefreshRuntimePlugin', (data) => {
+        if (data.request === 'react-refresh/runtime' && data.contextInfo.issuer !== REFRESH_RUNTIME) {
+          data.request = REFRESH_RUNTIME;
+        }
+      });
+    });
+  }
+}
 
 /**
  * The Rspack configuration shared by the shell and every remote. Output goes to `dist/` or to
@@ -133,7 +148,8 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
     ...(dev
       ? [
           new rspack.HotModuleReplacementPlugin(),
-          new ReactRefreshRspackPlugin(),
+          new ReactRefreshRspackPlugin({ exclude: { or: [/[\\/]node_modules[\\/]/, DEV_CLIENT, REFRESH_RUNTIME] } }),
+          new SharedRefreshRuntimePlugin(),
           // A global entry: bundled into the container entry of a remote too, which has no entry of its own.
           new rspack.EntryPlugin(options.appDir, DEV_CLIENT, { name: undefined }),
         ]
