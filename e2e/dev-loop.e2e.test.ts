@@ -73,18 +73,23 @@ async function startMapDevServer(appDir: string, portalUrl: string): Promise<Dev
     output += chunk;
   });
   const run = { url: `http://localhost:${port}`, process: child, output: () => output };
+  const built = () =>
+    fetch(`${run.url}/mf-manifest.json`).then(
+      (r) => r.ok,
+      () => false,
+    );
   const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the dev server exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the dev server did not build:\n${output}`);
-    if (
-      await fetch(`${run.url}/mf-manifest.json`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return run;
-    await new Promise((later) => setTimeout(later, 200));
+  try {
+    while (!(await built())) {
+      if (child.exitCode !== null) throw new Error(`the dev server exited:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`the dev server did not build:\n${output}`);
+      await new Promise((later) => setTimeout(later, 200));
+    }
+    return run;
+  } catch (error) {
+    // Nothing of a failed start outlives the test.
+    await stopProcess(child);
+    throw error;
   }
 }
 
