@@ -1,10 +1,18 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solveCaptcha } from '../svc-identity/test/helpers.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
+import { linkIn, waitForMail } from './mail-outbox.ts';
+import { antiForgeryOf } from './portal-api.ts';
+
+const FRAME = 'iframe[title="Aufnahme-Jobs"]';
+/** The dashboard's cameras' table, one row per camera (in the frame, or its page opened on its own). */
+const cameraRows = (dashboard: FrameLocator | Page) =>
+  dashboard.getByRole('table', { name: /jeder Kamera/ }).locator('tbody tr');
 
 describe('the job dashboard for an administrator (Chromium)', () => {
   let portal: RunningPortal;
@@ -30,20 +38,24 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.waitForURL(`${portal.url}/jobs`);
 
-    const dashboard = page.frameLocator('iframe[title="Aufnahme-Jobs"]');
-    const rows = dashboard.locator('#cameras tr');
+    const dashboard = page.frameLocator(FRAME);
+    const rows = cameraRows(dashboard);
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(DEMO_CAMERAS.length);
-    await expect.poll(() => dashboard.locator('.status-done').count(), { timeout: 20_000 }).toBe(DEMO_CAMERAS.length);
-
-    const richterswil = dashboard.locator('tr', { hasText: 'Richterswil' });
-    await richterswil.getByRole('button', { name: 'Pausieren' }).click();
-    await expect.poll(() => richterswil.locator('.status').textContent()).toBe('Pausiert');
-    await richterswil.getByRole('button', { name: 'Fortsetzen' }).click();
-    await expect.poll(() => richterswil.getByRole('button', { name: 'Pausieren' }).count()).toBe(1);
-    // The demo cameras were captured this minute already: a second capture is refused with a message.
-    await richterswil.getByRole('button', { name: 'Jetzt aufnehmen' }).click();
     await expect
-      .poll(() => dashboard.locator('#notice').textContent())
+      .poll(() => dashboard.locator('.job-status--done').count(), { timeout: 20_000 })
+      .toBe(DEMO_CAMERAS.length);
+
+    const richterswil = rows.filter({ hasText: 'Richterswil' });
+    await richterswil.getByRole('button', { name: /^Pausieren / }).click();
+    await expect.poll(() => richterswil.locator('.job-status').textContent()).toBe('Pausiert');
+    await richterswil.getByRole('button', { name: /^Fortsetzen / }).click();
+    await expect.poll(() => richterswil.getByRole('button', { name: /^Pausieren / }).count()).toBe(1);
+    // The demo cameras were captured this minute already: a second capture is refused with a message.
+    await richterswil.getByRole('button', { name: /^Jetzt aufnehmen / }).click();
+    await expect
+      .poll(async () =>
+        (await dashboard.getByRole('alert').count()) ? dashboard.getByRole('alert').textContent() : '',
+      )
       .toMatch(/in dieser Minute schon aufgenommen|^$/);
 
     await page.screenshot({ path: join(ARTIFACTS, 'jobs-desktop.png'), fullPage: true });
@@ -52,29 +64,96 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     await page.close();
   });
 
-  async function openAsAdmin(path: string, viewport: { width: number; height: number }) {
-    const admin = portal.demoAdmin as { username: string; password: string };
+  async function openAs(
+    credentials: { username: string; password: string },
+    path: string,
+    viewport: { width: number; height: number },
+  ): Promise<Page> {
     const page = await browser.newPage({ viewport });
     await page.goto(`${portal.url}/login?returnUrl=${encodeURIComponent(path)}`);
     const form = page.getByRole('form', { name: 'Anmelden' });
-    await form.getByLabel('Benutzername').fill(admin.username);
-    await form.getByLabel('Passwort', { exact: true }).fill(admin.password);
+    await form.getByLabel('Benutzername').fill(credentials.username);
+    await form.getByLabel('Passwort', { exact: true }).fill(credentials.password);
     await form.getByRole('button', { name: 'Anmelden' }).click();
     await page.waitForURL(`${portal.url}${path}`);
     return page;
   }
 
+  const openAsAdmin = (path: string, viewport: { width: number; height: number }) =>
+    openAs(portal.demoAdmin as { username: string; password: string }, path, viewport);
+
+  /** A confirmed user without any role, registered as a visitor does (captcha, mail). */
+  async function registerPlainUser(): Promise<{ username: string; password: string }> {
+    const username = `jobs${Date.now().toString(36)}`;
+    const email = `${username}@example.ch`;
+    const password = 'Seecam2026!';
+    const antiForgery = await antiForgeryOf(portal.url);
+    const captcha = await solveCaptcha(portal.url, 'register');
+    const registered = await fetch(`${portal.url}/api/Register/Register?captcha=${captcha}`, {
+      method: 'POST',
+      headers: { ...antiForgery, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        firstname: 'Erika',
+        lastname: 'Muster',
+        email,
+        username,
+        password,
+        passwordConfirm: password,
+        phoneNumber: '044 123 45 67',
+      }),
+    });
+    expect(registered.status, await registered.text()).toBe(200);
+    const link = linkIn(await waitForMail(portal.outboxDir, email, 'Registrierung'), '/confirmRegistration');
+    const query = new URLSearchParams({ userEmail: email, token: link.searchParams.get('token') ?? '' });
+    const confirmed = await fetch(`${portal.url}/api/RegisterConfirm/Confirm?${query}`, {
+      method: 'PUT',
+      headers: antiForgery,
+    });
+    expect(confirmed.status, await confirmed.text()).toBe(200);
+    return { username, password };
+  }
+
+  it('shows the dashboard, a page of mf-admin, in the frame to an administrator, and to no other user', async () => {
+    const admin = await openAsAdmin('/jobs', DESKTOP);
+    const dashboard = admin.frameLocator(FRAME);
+    await dashboard.getByRole('heading', { level: 1, name: 'Aufnahme-Jobs' }).waitFor();
+    await expect.poll(() => cameraRows(dashboard).count(), { timeout: 20_000 }).toBe(DEMO_CAMERAS.length);
+    for (const section of ['Kameras', 'Letzte Fehler', 'Zeitraffer', 'Aufräumen'])
+      await dashboard.getByRole('heading', { level: 2, name: section }).waitFor();
+    // The frame holds that page alone: none of the portal's header around it.
+    expect(await dashboard.getByRole('navigation').count()).toBe(0);
+    await admin.screenshot({ path: join(ARTIFACTS, 'jobs-frame-desktop.png') });
+    // The frame's page on its own, whole, as wide as a desktop frame and a phone.
+    await admin.goto(`${portal.url}/api/Jobs/dashboard`);
+    await expect.poll(() => cameraRows(admin).count()).toBe(DEMO_CAMERAS.length);
+    await admin.screenshot({ path: join(ARTIFACTS, 'jobs-dashboard-desktop.png'), fullPage: true });
+    await admin.setViewportSize(PHONE);
+    await admin.screenshot({ path: join(ARTIFACTS, 'jobs-dashboard-phone.png'), fullPage: true });
+    await admin.close();
+
+    const user = await openAs(await registerPlainUser(), '/jobs', DESKTOP);
+    await user.getByText('Diese Seite ist Administratoren vorbehalten.').waitFor();
+    expect(await user.locator(FRAME).count()).toBe(0);
+    await user.screenshot({ path: join(ARTIFACTS, 'jobs-not-admin-desktop.png') });
+    // Asked for directly with the user's access cookie, the server refuses the frame's page and its data.
+    const frame = await user.goto(`${portal.url}/api/Jobs/dashboard`);
+    expect(frame?.status()).toBe(403);
+    expect(await frame?.text()).not.toContain('job-dashboard');
+    expect(await user.evaluate(() => fetch('/api/Jobs/state').then((answer) => answer.status))).toBe(403);
+    await user.close();
+  }, 180_000);
+
   it('fills a phone screen, each camera a card with its status and actions', async () => {
     const page = await openAsAdmin('/jobs', PHONE);
-    const box = await page.locator('iframe[title="Aufnahme-Jobs"]').boundingBox();
+    const box = await page.locator(FRAME).boundingBox();
     expect(box?.width).toBe(PHONE.width);
     expect(box?.height).toBeGreaterThan(PHONE.height * 0.75);
-    const dashboard = page.frameLocator('iframe[title="Aufnahme-Jobs"]');
-    const rows = dashboard.locator('#cameras tr');
+    const dashboard = page.frameLocator(FRAME);
+    const rows = cameraRows(dashboard);
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(DEMO_CAMERAS.length);
     const first = rows.first();
-    await expect.poll(() => first.locator('td[data-label="Status"] .status').count()).toBe(1);
-    for (const name of ['Jetzt aufnehmen', 'Pausieren']) {
+    await expect.poll(() => first.locator('td[data-label="Status"] .job-status').count()).toBe(1);
+    for (const name of [/^Jetzt aufnehmen /, /^Pausieren /]) {
       const button = await first.getByRole('button', { name }).boundingBox();
       expect((button?.x ?? 0) + (button?.width ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(PHONE.width);
     }
@@ -127,8 +206,10 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     await page.close();
   });
 
-  it('refuses the dashboard to visitors', async () => {
-    const response = await fetch(`${portal.url}/api/Jobs/dashboard`);
-    expect(response.status).toBe(401);
+  it('refuses the dashboard and its data to visitors', async () => {
+    for (const path of ['/api/Jobs/dashboard', '/api/Jobs/state', '/api/Jobs/timelapses']) {
+      const response = await fetch(`${portal.url}${path}`);
+      expect(response.status, path).toBe(401);
+    }
   });
 });

@@ -89,7 +89,7 @@ describe("a camera's day as a time-lapse video in Chromium", () => {
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.waitForURL(`${portal.url}/jobs`);
     const dashboard = page.frameLocator('iframe[title="Aufnahme-Jobs"]');
-    const clip = dashboard.locator('#timelapses tr', { hasText: CAMERA });
+    const clip = dashboard.getByRole('region', { name: 'Zeitraffer' }).locator('tbody tr', { hasText: CAMERA });
     await expect
       .poll(() => clip.first().textContent(), { timeout: 20_000 })
       .toMatch(/POOR\s*OK\s*100 % von \d+ Bildern/);

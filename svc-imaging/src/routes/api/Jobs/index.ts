@@ -9,22 +9,89 @@ import {
   replyTrue,
 } from '@lakecams/service-kit';
 import { Cron } from 'croner';
-import type { Kysely } from 'kysely';
-import { Type } from 'typebox';
-import { captureTick } from '../../../capture.ts';
-import { offlineReason } from '../../../camera-health.ts';
-import type { Database } from '../../../database.ts';
-import { cronPatternFor } from '../../../scheduler.ts';
-import { DASHBOARD_HTML } from './dashboard-page.ts';
+import { type TSchema, Type } from 'typebox';
+import { captureTick } from '../../../capture/capture-tick.ts';
+import { cronPatternFor } from '../../../capture/scheduler.ts';
+import { DASHBOARD_FRAME } from './dashboard-frame.ts';
 
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
-// The page authenticates with the access cookie, as a frame sends no bearer header; changes also need the
-// gateway's anti-forgery header.
+// The dashboard's frame authenticates with the access cookie, as a frame sends no bearer header; changes also
+// need the gateway's anti-forgery header.
 const cookieAuth = { acceptsAccessCookie: true } as const;
+const refusals = { 401: ErrorSchema, 403: ErrorSchema } as const;
 
-/** The job dashboard: schedules, last runs, failures, pruning; retry now, pause and resume (Admin). */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Time = Type.String({ format: 'date-time' });
+const CaptureStatus = Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]);
+
+const LastRun = Type.Object({
+  name: Type.String({ description: 'The tick, yyyyMMddHHmm' }),
+  status: CaptureStatus,
+  startedAt: Time,
+  durationMs: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  attempt: Type.Integer(),
+  claimedBy: Type.String({ description: 'The replica that captured it' }),
+});
+
+const JobState = Type.Object({
+  generatedAt: Time,
+  replica: Type.String({ description: 'The replica that answered' }),
+  cameras: Type.Array(
+    Type.Object({
+      webcamId: Type.Integer(),
+      name: Type.String(),
+      intervalMin: Type.Integer(),
+      paused: Type.Boolean(),
+      offline: Nullable(
+        Type.Union([Type.Literal('frozen'), Type.Literal('silent')], {
+          description: 'frozen: the last two pictures are equal; silent: none within three intervals',
+        }),
+      ),
+      nextRun: Nullable(Time),
+      lastRun: Nullable(LastRun),
+    }),
+  ),
+  failures: Type.Array(
+    Type.Object({
+      camera: Type.String(),
+      tick: Type.String({ description: 'yyyyMMddHHmm' }),
+      startedAt: Time,
+      error: Nullable(Type.String()),
+      attempt: Type.Integer(),
+    }),
+    { description: 'The last 20 failed captures, newest first' },
+  ),
+  prunes: Type.Array(
+    Type.Object({
+      tick: Type.String({ description: 'The day, yyyyMMdd' }),
+      status: CaptureStatus,
+      startedAt: Time,
+      durationMs: Nullable(Type.Integer()),
+      error: Nullable(Type.String()),
+      detail: Type.Unknown({ description: 'What a finished run removed' }),
+    }),
+    { description: 'The last 5 pruning runs, newest first' },
+  ),
+});
+
+const CaptureResult = Type.Union([
+  Type.Object({
+    outcome: Type.Literal('captured'),
+    image: Type.Object({
+      webcamId: Type.Integer(),
+      name: Type.String(),
+      lat: Type.Number(),
+      lng: Type.Number(),
+      direction: Type.Number(),
+    }),
+  }),
+  Type.Object({ outcome: Type.Literal('failed'), error: Type.String() }),
+]);
+
+/** The job dashboard's data and actions: schedules, last runs, failures, pruning; retry now, pause, resume (Admin). */
 const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db as Kysely<Database>;
+  const jobs = app.jobsRepository;
   const admin = app.requireRole(ADMIN_ROLE);
 
   app.get(
@@ -33,64 +100,47 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: cookieAuth,
       onRequest: admin,
       schema: {
-        summary: 'The job dashboard page (Admin)',
-        response: { 200: mediaResponse('The page', ['text/html'], { type: 'string' }) },
+        summary: 'The job dashboard as a page of its own, for a frame (Admin)',
+        response: { 200: mediaResponse('The page', ['text/html'], { type: 'string' }), ...refusals },
       },
     },
     async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_HTML),
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_FRAME),
   );
 
   app.get(
     '/api/Jobs/state',
-    { config: cookieAuth, onRequest: admin, schema: { summary: 'What the job dashboard shows (Admin)' } },
+    {
+      config: cookieAuth,
+      onRequest: admin,
+      schema: { summary: 'What the job dashboard shows (Admin)', response: { 200: JobState, ...refusals } },
+    },
     async (_request, reply) => {
-      const cameras = await app.cameraDirectory.list();
-      const lastRuns = await db
-        .selectFrom('captures')
-        .select(['webcamId', 'name', 'status', 'startedAt', 'durationMs', 'error', 'attempt', 'claimedBy'])
-        .distinctOn('webcamId')
-        .orderBy('webcamId')
-        .orderBy('name', 'desc')
-        .execute();
-      const last = new Map(lastRuns.map((run) => [run.webcamId, run]));
-      const failures = await db
-        .selectFrom('captures')
-        .innerJoin('cameras', 'cameras.webcamId', 'captures.webcamId')
-        .select([
-          'cameras.name as camera',
-          'captures.name as tick',
-          'captures.startedAt',
-          'captures.error',
-          'captures.attempt',
-        ])
-        .where('captures.status', '=', 'failed')
-        .orderBy('captures.startedAt', 'desc')
-        .limit(20)
-        .execute();
-      const prunes = await db
-        .selectFrom('jobRuns')
-        .select(['tick', 'status', 'startedAt', 'durationMs', 'error', 'detail'])
-        .where('job', '=', 'prune')
-        .orderBy('startedAt', 'desc')
-        .limit(5)
-        .execute();
+      const [cameras, lastRuns, failures, prunes] = await Promise.all([
+        app.cameraDirectory.list(),
+        jobs.lastRuns(),
+        jobs.recentFailures(20),
+        jobs.recentPrunes(5),
+      ]);
       return reply.header('cache-control', 'no-store').send({
         generatedAt: new Date().toISOString(),
         replica: app.captureContext.replicaId,
         cameras: await Promise.all(
-          cameras.map(async (camera) => ({
-            webcamId: camera.webcamId,
-            name: camera.name,
-            intervalMin: camera.intervalMin,
-            paused: camera.paused,
-            offline: await offlineReason(db, camera),
-            nextRun: new Cron(cronPatternFor(camera.intervalMin), { paused: true }).nextRun()?.toISOString() ?? null,
-            lastRun: last.get(camera.webcamId) ?? null,
-          })),
+          cameras.map(async (camera) => {
+            const lastRun = lastRuns.get(camera.webcamId);
+            return {
+              webcamId: camera.webcamId,
+              name: camera.name,
+              intervalMin: camera.intervalMin,
+              paused: camera.paused,
+              offline: await jobs.offlineReason(camera),
+              nextRun: new Cron(cronPatternFor(camera.intervalMin), { paused: true }).nextRun()?.toISOString() ?? null,
+              lastRun: lastRun ? { ...lastRun, startedAt: lastRun.startedAt.toISOString() } : null,
+            };
+          }),
         ),
-        failures,
-        prunes,
+        failures: failures.map((failure) => ({ ...failure, startedAt: failure.startedAt.toISOString() })),
+        prunes: prunes.map((prune) => ({ ...prune, startedAt: prune.startedAt.toISOString() })),
       });
     },
   );
@@ -103,6 +153,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Capture a camera now (Admin)',
         querystring: WebcamIdQuery,
+        response: { 200: CaptureResult, ...refusals, 404: ErrorSchema, 409: ErrorSchema },
       },
     },
     async (request, reply) => {
@@ -111,14 +162,8 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tick = new Date();
       tick.setSeconds(0, 0);
       // A failed attempt of this minute is replaced by the next attempt.
-      const failed = await db
-        .deleteFrom('captures')
-        .where('webcamId', '=', camera.webcamId)
-        .where('status', '=', 'failed')
-        .where('startedAt', '>=', tick)
-        .returning('attempt')
-        .executeTakeFirst();
-      const result = await captureTick(app.captureContext, camera, tick, (failed?.attempt ?? 0) + 1);
+      const attempt = (await jobs.dropFailedAttempt(camera.webcamId, tick)) + 1;
+      const result = await captureTick(app.captureContext, camera, tick, attempt);
       if (result.outcome === 'skipped')
         return reply.code(409).send(errorBody(409, 'This camera was captured this minute already'));
       return result;
@@ -137,16 +182,11 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           summary: `${paused ? 'Pause' : 'Resume'} a camera's scheduled captures (Admin)`,
           querystring: WebcamIdQuery,
-          response: { ...booleanTextResponse, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
+          response: { ...booleanTextResponse, ...refusals, 404: ErrorSchema },
         },
       },
       async (request, reply) => {
-        const updated = await db
-          .updateTable('cameras')
-          .set({ paused })
-          .where('webcamId', '=', request.query.webcamId)
-          .executeTakeFirst();
-        if (!updated.numUpdatedRows)
+        if (!(await jobs.setPaused(request.query.webcamId, paused)))
           return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
         return replyTrue(reply);
       },
