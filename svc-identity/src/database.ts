@@ -1,4 +1,5 @@
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import { inTransaction } from '@lakecams/service-kit';
+import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -88,3 +89,14 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+
+/** A repository that can also run on one transaction: a change and the events announcing it commit together. */
+export type Transactional<R> = R & {
+  /** Run `work` with the repository on one transaction (`trx` for `publishEvent`). */
+  transaction<T>(work: (repository: R, trx: Transaction<Database>) => Promise<T>): Promise<T>;
+};
+
+/** The repository `create` makes on `db`, with `transaction`. */
+export function transactional<R>(db: Kysely<Database>, create: (db: Kysely<Database>) => R): Transactional<R> {
+  return { ...create(db), transaction: (work) => inTransaction(db, (trx) => work(create(trx), trx)) };
+}

@@ -1,9 +1,9 @@
-import type { DurableMessage } from '@lakecams/bus';
+import { typedBus } from '@lakecams/bus';
 import { type ContactModel, ROLES } from '@lakecams/contracts';
+import { PasswordRecoveryRequested } from '@lakecams/contracts/messages';
 import type { TestClient } from '@lakecams/service-kit/testing';
 import { verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PASSWORD_RECOVERY_SUBJECT } from '../src/plugins/app/password-recovery.ts';
 import {
   ADMIN,
   expectTrueText,
@@ -224,12 +224,13 @@ describe('svc-identity accounts on real PostgreSQL', () => {
   it('answers recover-password alike for known and unknown emails: same status, body, headers, one queued request each', async () => {
     const { model } = await registerAndConfirm('alike');
     const requested: string[] = [];
-    const spy = await identity.bus.consume<{ email: string }>(
-      (message: DurableMessage<{ email: string }>) => {
+    const spy = await typedBus(identity.bus).consume(
+      PasswordRecoveryRequested,
+      (message) => {
         requested.push(message.data.email);
         message.ack();
       },
-      { durable: 'test-recovery-spy', filter: PASSWORD_RECOVERY_SUBJECT },
+      { durable: 'test-recovery-spy' },
     );
     try {
       const client = identity.client();

@@ -15,9 +15,8 @@ describe('npm run codes:create (scripts/create-codes.ts)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('identity');
-    const untyped = createKysely<unknown>({ connectionString: database.url });
-    await migrateToLatest(untyped, migrations);
-    db = untyped as Kysely<Database>;
+    db = createKysely<Database>({ connectionString: database.url });
+    await migrateToLatest(db, migrations);
   });
   afterAll(async () => {
     await db?.destroy();

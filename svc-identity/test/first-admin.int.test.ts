@@ -1,15 +1,13 @@
 import { ROLES } from '@lakecams/contracts';
 import { generateSigningKeys } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../src/database.ts';
 import { ADMIN, runEntryPoint, startIdentity } from './helpers.ts';
 
 type Identity = Awaited<ReturnType<typeof startIdentity>>;
 
 async function adminUserNames(identity: Identity): Promise<string[]> {
-  const rows = await (identity.app.db as Kysely<Database>)
+  const rows = await identity.db
     .selectFrom('userRoles')
     .innerJoin('users', 'users.id', 'userRoles.userId')
     .select('users.userName')

@@ -1,6 +1,12 @@
 import type { RegisterModel } from '@lakecams/contracts';
 import { createInProcessBus } from '@lakecams/bus';
-import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import {
+  buildServiceApp,
+  createKysely,
+  createLogger,
+  generateSigningKeys,
+  type ServiceApp,
+} from '@lakecams/service-kit';
 import { createTestClient, createTestDatabase } from '@lakecams/service-kit/testing';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
@@ -11,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { identityService, type IdentityOptions } from '../src/app.ts';
+import type { Database } from '../src/database.ts';
 
 /** A password every form rule accepts. */
 export const PASSWORD = 'Seeblick!2026';
@@ -61,14 +68,18 @@ export async function startIdentity(overrides: IdentityOverrides = {}, shared?: 
     },
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  // The service's database as a test looks into it.
+  const db = createKysely<Database>({ connectionString: database.url });
   return {
     url,
     app,
     bus,
+    db,
     publicKey: keys.publicKey,
     outboxDir,
     client: () => createTestClient(url),
     async close() {
+      await db.destroy();
       await app.close();
       await bus.close();
       if (!shared) await database.drop();

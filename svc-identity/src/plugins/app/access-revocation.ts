@@ -1,10 +1,12 @@
-import { type AccessRevocation, SUBJECTS } from '@lakecams/contracts';
-import { publishEvent } from '@lakecams/service-kit';
+import type { AccessRevoked, PayloadOf } from '@lakecams/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database.ts';
+import { announceAccessRevoked } from '../../messaging.ts';
 import { DEFAULTS, type IdentityOptions } from '../../options.ts';
+
+type AccessRevocation = PayloadOf<typeof AccessRevoked>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,8 +20,8 @@ declare module 'fastify' {
  * announces the still valid ones again: the in-process bus of the embedded portal forgets them on a restart.
  */
 export default fp(
-  async (app: FastifyInstance, options: IdentityOptions) => {
-    const db = app.db as Kysely<Database>;
+  async (app: FastifyInstance, options: Pick<IdentityOptions, 'accessTokenTtlSeconds'> & { db: Kysely<Database> }) => {
+    const { db } = options;
     const ttlSeconds = options.accessTokenTtlSeconds ?? DEFAULTS.accessTokenTtlSeconds;
 
     async function announce(revocation: AccessRevocation, store: boolean): Promise<void> {
@@ -32,7 +34,7 @@ export default fp(
             .onConflict((oc) => oc.column('id').doUpdateSet({ expiresAt: revocation.expiresAt }))
             .execute();
         }
-        await publishEvent(trx, SUBJECTS.accessRevoked, revocation);
+        await announceAccessRevoked(trx, revocation);
       });
       // This replica refuses them at once; the others as soon as the event reaches them.
       app.revokeAccess(revocation);
@@ -55,5 +57,5 @@ export default fp(
       await announce({ ids: valid.map((row) => row.id), expiresAt: new Date(latest).toISOString() }, false);
     }
   },
-  { name: 'access-revocation', dependencies: ['database'] },
+  { name: 'access-revocation' },
 );

@@ -30,13 +30,32 @@ function decodePayload(value: string): Payload | null {
   }
 }
 
+/** The solved challenges, each accepted once (by its signature) until it expires. */
+function createUsedCaptchas(db: Kysely<Database>) {
+  return {
+    /** True for the first to present the challenge, false for every later one. */
+    async claim(signature: string, expiresAt: Date): Promise<boolean> {
+      const stored = await db
+        .insertInto('usedCaptchas')
+        .values({ signature, expiresAt })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return (stored.numInsertedOrUpdatedRows ?? 0n) > 0n;
+    },
+    /** Forget the expired ones: they are refused as expired anyway. */
+    async prune(): Promise<void> {
+      await db.deleteFrom('usedCaptchas').where('expiresAt', '<', new Date()).execute();
+    },
+  };
+}
+
 /**
  * ALTCHA proof-of-work captcha (self-hosted, works offline); reCAPTCHA v3 when its keys are configured
  * (docs/product.md §5.7).
  */
 export default fp(
-  async (app: FastifyInstance, options: IdentityOptions['captcha']) => {
-    const db = app.db as Kysely<Database>;
+  async (app: FastifyInstance, options: IdentityOptions['captcha'] & { db: Kysely<Database> }) => {
+    const usedCaptchas = createUsedCaptchas(options.db);
     const recaptcha = options.recaptchaSiteKey && options.recaptchaSecretKey ? options : null;
     const verifyUrl = options.recaptchaVerifyUrl ?? DEFAULTS.recaptchaVerifyUrl;
 
@@ -88,12 +107,7 @@ export default fp(
       if (!result?.verified) return 'invalid';
       // Single use: the first request to present this challenge wins.
       const expiresAt = new Date((payload.challenge.parameters.expiresAt ?? Date.now() / 1000 + 600) * 1000);
-      const stored = await db
-        .insertInto('usedCaptchas')
-        .values({ signature: payload.challenge.signature, expiresAt })
-        .onConflict((oc) => oc.doNothing())
-        .executeTakeFirst();
-      return (stored.numInsertedOrUpdatedRows ?? 0n) > 0n ? 'valid' : 'invalid';
+      return (await usedCaptchas.claim(payload.challenge.signature, expiresAt)) ? 'valid' : 'invalid';
     }
 
     async function verifyRecaptcha(action: CaptchaAction, token: string, remoteip: string): Promise<Verdict> {
@@ -132,10 +146,7 @@ export default fp(
 
     // Expired single-use records are of no further use.
     const prune = setInterval(() => {
-      db.deleteFrom('usedCaptchas')
-        .where('expiresAt', '<', new Date())
-        .execute()
-        .catch((err) => app.log.warn({ err }, 'pruning used captchas failed'));
+      usedCaptchas.prune().catch((err) => app.log.warn({ err }, 'pruning used captchas failed'));
     }, 3600_000);
     prune.unref();
     app.addHook('onClose', async () => clearInterval(prune));

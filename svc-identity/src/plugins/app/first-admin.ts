@@ -3,11 +3,8 @@ import { ConfigError } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
 import type { IdentityOptions } from '../../options.ts';
 import { hashPassword } from '../../passwords.ts';
-import { createUserRepository } from './user-repository.ts';
 
 function demoPassword(): string {
   const pick = (alphabet: string, n: number) =>
@@ -64,21 +61,17 @@ export default fp(
       options.admin ??
       (options.demoAdmin ? { username: 'webcamadmin', email: 'admin@seecam.example', password: demoPassword() } : null);
     if (!admin) return;
-    const passwordHash = await hashPassword(admin.password);
-    await (app.db as Kysely<Database>).transaction().execute(async (trx) => {
-      const users = createUserRepository(trx);
-      const user = await users.insert({
+    await app.createUser(
+      {
         userName: admin.username,
         email: admin.email,
         firstName: 'Portal',
         lastName: 'Admin',
         phoneNumber: '055 000 00 00',
-        passwordHash,
-        emailConfirmed: true,
-      });
-      await users.addRole(user.id, ROLES.admin);
-      await app.announceUser(trx, user.id, 'created');
-    });
+        passwordHash: await hashPassword(admin.password),
+      },
+      [ROLES.admin],
+    );
     if (!options.admin) {
       app.log.warn({ username: admin.username }, 'demo administrator created');
       options.onDemoAdminCreated?.({ username: admin.username, password: admin.password });

@@ -1,8 +1,15 @@
 import type { UserSummary } from '@lakecams/contracts';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database, UserRow } from '../../database.ts';
+import { inTransaction } from '@lakecams/service-kit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Kysely, sql } from 'kysely';
+import { type Database, transactional, type Transactional, type UserRow } from '../../database.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
+declare module 'fastify' {
+  interface FastifyInstance {
+    users: Transactional<UserRepository>;
+  }
+}
 
 export function toSummary(user: UserRow): UserSummary {
   return {
@@ -16,7 +23,8 @@ export function toSummary(user: UserRow): UserSummary {
   };
 }
 
-export function createUserRepository(db: Db) {
+/** Users, their own roles and the confirmations of their email addresses. */
+export function createUserRepository(db: Kysely<Database>) {
   return {
     byId(id: string) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -59,6 +67,23 @@ export function createUserRepository(db: Db) {
     async setPasswordHash(id: string, passwordHash: string): Promise<void> {
       await db.updateTable('users').set({ passwordHash }).where('id', '=', id).execute();
     },
+    /** Store the (hashed) token the registration mail carries; the address is confirmed with it. */
+    async addEmailConfirmation(userId: string, confirmation: { tokenHash: string; expiresAt: Date }): Promise<void> {
+      await db
+        .insertInto('emailConfirmations')
+        .values({ userId, ...confirmation })
+        .execute();
+    },
+    emailConfirmation(userId: string) {
+      return db.selectFrom('emailConfirmations').selectAll().where('userId', '=', userId).executeTakeFirst();
+    },
+    /** The address is confirmed: the user may log in, and the confirmation is used up. */
+    async confirmRegistration(userId: string): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        await trx.updateTable('users').set({ emailConfirmed: true }).where('id', '=', userId).execute();
+        await trx.deleteFrom('emailConfirmations').where('userId', '=', userId).execute();
+      });
+    },
     /** Own roles plus the roles granted by redeemed feature codes. */
     async roles(userId: string): Promise<string[]> {
       const rows = await db
@@ -92,3 +117,11 @@ export function createUserRepository(db: Db) {
 }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;
+
+/** `app.users`, on the service's database. */
+export default fp(
+  async (app: FastifyInstance, options: { db: Kysely<Database> }) => {
+    app.decorate('users', transactional(options.db, createUserRepository));
+  },
+  { name: 'user-repository' },
+);

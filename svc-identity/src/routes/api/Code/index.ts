@@ -2,11 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CODE_FEATURES, CODE_RULES } from '@lakecams/contracts';
 import { ADMIN_ROLE, errorBody, FormFields, validateWith, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../../database.ts';
-import { type CodeRepository, createCodeRepository } from '../../../plugins/app/code-repository.ts';
-import { createUserRepository } from '../../../plugins/app/user-repository.ts';
+import { announceUser } from '../../../messaging.ts';
+import type { CodeRepository } from '../../../plugins/app/code-repository.ts';
 import { errors, Uuid } from '../../../schemas.ts';
 
 export { CODE_FEATURES };
@@ -24,14 +22,12 @@ const OwnedCodeAssignmentSchema = Type.Object({ ...CodeAssignmentSchema.properti
 const actingUser = (request: FastifyRequest) => request.principal?.actingUserId as string;
 
 const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db as Kysely<Database>;
-  const codes = createCodeRepository(db);
   /** Change codes and announce whose roles changed with them, in one transaction. */
   const changeRoles = <T>(work: (codes: CodeRepository) => Promise<T>, whose: (outcome: T) => string | undefined) =>
-    db.transaction().execute(async (trx) => {
-      const outcome = await work(createCodeRepository(trx));
+    app.codes.transaction(async (codes, trx) => {
+      const outcome = await work(codes);
       const userId = whose(outcome);
-      if (userId) await app.announceUser(trx, userId, 'roles');
+      if (userId) await announceUser(trx, userId, 'roles');
       return outcome;
     });
 
@@ -48,7 +44,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(Type.String()), ...errors },
       },
     },
-    async (request) => codes.create(request.query.feature, request.query.count),
+    async (request) => app.codes.create(request.query.feature, request.query.count),
   );
 
   app.post(
@@ -81,7 +77,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(CodeAssignmentSchema), ...errors },
       },
     },
-    async (request) => codes.list(actingUser(request)),
+    async (request) => app.codes.list(actingUser(request)),
   );
 
   app.get(
@@ -93,7 +89,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(OwnedCodeAssignmentSchema), ...errors },
       },
     },
-    async () => codes.listWithOwners(),
+    async () => app.codes.listWithOwners(),
   );
 
   app.delete(
@@ -148,9 +144,9 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const confirmed = await db.transaction().execute(async (trx) => {
-        const confirmed = await createUserRepository(trx).confirmEmail(request.query.userGuid);
-        if (confirmed) await app.announceUser(trx, request.query.userGuid, 'confirmed');
+      const confirmed = await app.users.transaction(async (users, trx) => {
+        const confirmed = await users.confirmEmail(request.query.userGuid);
+        if (confirmed) await announceUser(trx, request.query.userGuid, 'confirmed');
         return confirmed;
       });
       if (!confirmed) return reply.code(404).send(errorBody(404, 'User not found'));

@@ -23,14 +23,12 @@ const contactRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { mail, name, phone, message, subject } = request.body;
-      await app.db.transaction().execute((trx) =>
-        app.sendMail(trx, {
-          to: options.operatorEmail,
-          replyTo: mail,
-          subject: `Kontakt: ${subject}`,
-          text: `Von: ${name} <${mail}>\nTelefon: ${phone}\nBetreff: ${subject}\n\n${message}\n`,
-        }),
-      );
+      await app.sendMail({
+        to: options.operatorEmail,
+        replyTo: mail,
+        subject: `Kontakt: ${subject}`,
+        text: `Von: ${name} <${mail}>\nTelefon: ${phone}\nBetreff: ${subject}\n\n${message}\n`,
+      });
       return reply.type('application/octet-stream').send('');
     },
   );

@@ -2,12 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FORGOT_PASSWORD_RULES, PROFILE_RULES, REGISTER_RULES, RESET_PASSWORD_RULES } from '@lakecams/contracts';
 import { booleanTextResponse, errorBody, FormFields, replyTrue, validateWith } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../../database.ts';
+import { announceUser, queueMail } from '../../../messaging.ts';
 import { DEFAULTS } from '../../../options.ts';
 import { hashPassword } from '../../../passwords.ts';
-import { createUserRepository, toSummary } from '../../../plugins/app/user-repository.ts';
+import { toSummary } from '../../../plugins/app/user-repository.ts';
 import { CaptchaQuery, errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
 import { randomToken, sha256 } from '../../../secrets.ts';
 
@@ -25,8 +24,6 @@ async function phoneAlias(request: FastifyRequest): Promise<void> {
 }
 
 const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, options) => {
-  const db = app.db as Kysely<Database>;
-
   app.post(
     '/api/Register/Register',
     {
@@ -50,34 +47,26 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       const token = randomToken();
       const passwordHash = await hashPassword(model.password);
       // The account, its confirmation mail and its announcement commit together.
-      await db.transaction().execute(async (trx) => {
-        const user = await trx
-          .insertInto('users')
-          .values({
-            userName: model.username,
-            email: model.email,
-            firstName: model.firstname,
-            lastName: model.lastname,
-            phoneNumber: model.phoneNumber,
-            passwordHash,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('emailConfirmations')
-          .values({
-            userId: user.id,
-            tokenHash: sha256(token),
-            expiresAt: new Date(Date.now() + DEFAULTS.confirmationTtlHours * 3600_000),
-          })
-          .execute();
+      await app.users.transaction(async (users, trx) => {
+        const user = await users.insert({
+          userName: model.username,
+          email: model.email,
+          firstName: model.firstname,
+          lastName: model.lastname,
+          phoneNumber: model.phoneNumber,
+          passwordHash,
+        });
+        await users.addEmailConfirmation(user.id, {
+          tokenHash: sha256(token),
+          expiresAt: new Date(Date.now() + DEFAULTS.confirmationTtlHours * 3600_000),
+        });
         const link = `${options.publicUrl()}/confirmRegistration?email=${encodeURIComponent(user.email)}&token=${token}`;
-        await app.sendMail(trx, {
+        await queueMail(trx, {
           to: user.email,
           subject: 'Seecam Zürichsee: Registrierung bestätigen',
           text: `Hallo ${user.firstName}\n\nBitte bestätigen Sie Ihre Registrierung:\n${link}\n\nOder geben Sie auf der Seite "Registrierung bestätigen" diesen Token ein:\n${token}\n\nDer Link ist ${DEFAULTS.confirmationTtlHours} Stunden gültig.\n`,
         });
-        await app.announceUser(trx, user.id, 'registered');
+        await announceUser(trx, user.id, 'registered');
       });
       return replyTrue(reply);
     },
@@ -101,13 +90,13 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     },
     async (request, reply) => {
       const { firstName, lastName, phoneNumber } = request.body;
-      const user = await db.transaction().execute(async (trx) => {
-        const user = await createUserRepository(trx).updateProfile(request.principal?.actingUserId as string, {
+      const user = await app.users.transaction(async (users, trx) => {
+        const user = await users.updateProfile(request.principal?.actingUserId as string, {
           firstName,
           lastName,
           phoneNumber,
         });
-        if (user) await app.announceUser(trx, user.id, 'profile');
+        if (user) await announceUser(trx, user.id, 'profile');
         return user;
       });
       if (!user) return reply.code(404).send(errorBody(404, 'User not found'));
@@ -148,19 +137,15 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       const invalid = () => reply.code(400).send(errorBody(400, 'The code is invalid or has expired'));
       const user = await app.users.byEmail(email);
       if (!user || user.userName.toLowerCase() !== username.toLowerCase()) return invalid();
-      const reset = await db.selectFrom('passwordResets').selectAll().where('userId', '=', user.id).executeTakeFirst();
+      const reset = await app.passwordResets.of(user.id);
       if (!reset || reset.expiresAt < new Date() || reset.failedAttempts >= DEFAULTS.resetCodeMaxAttempts)
         return invalid();
       if (reset.codeHash !== sha256(token.trim().toUpperCase())) {
-        await db
-          .updateTable('passwordResets')
-          .set((eb) => ({ failedAttempts: eb('failedAttempts', '+', 1) }))
-          .where('userId', '=', user.id)
-          .execute();
+        await app.passwordResets.countFailedAttempt(user.id);
         return invalid();
       }
       await app.users.setPasswordHash(user.id, await hashPassword(password));
-      await db.deleteFrom('passwordResets').where('userId', '=', user.id).execute();
+      await app.passwordResets.remove(user.id);
       // A new password ends every existing session, its access tokens included (docs/product.md §8.3).
       await app.revokeAccessTokens(await app.refreshTokens.revokeAllOf(user.id));
       return replyTrue(reply);
