@@ -1,36 +1,47 @@
 import type { ServiceDefinition } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
+import type { Database } from './database.ts';
 import messaging from './messaging.ts';
 import { migrations } from './migrations/index.ts';
 import type { ImagingOptions } from './options.ts';
+import bestOfChoiceRepository from './plugins/app/best-of-choice-repository.ts';
 import cameraAccess from './plugins/app/camera-access.ts';
 import cameraDirectory from './plugins/app/camera-directory.ts';
 import capturePipeline from './plugins/app/capture-pipeline.ts';
+import captureRepository from './plugins/app/capture-repository.ts';
 import deliveryState from './plugins/app/delivery-state.ts';
+import jobRunRepository from './plugins/app/job-run-repository.ts';
+import jobsRepository from './plugins/app/jobs-repository.ts';
 import layerStore from './plugins/app/layer-store.ts';
-import imageRoutes from './routes/api/Image/index.ts';
-import zoomRoutes from './routes/api/Image/zoom.ts';
-import jobRoutes from './routes/api/Jobs/index.ts';
 import timelapseJobs from './plugins/app/timelapse-jobs.ts';
 import timelapseRepository from './plugins/app/timelapse-repository.ts';
+import imageRoutes from './routes/api/Image/index.ts';
 import timelapseRoutes from './routes/api/Image/timelapse.ts';
+import zoomRoutes from './routes/api/Image/zoom.ts';
+import jobRoutes from './routes/api/Jobs/index.ts';
 import timelapseDashboardRoutes from './routes/api/Jobs/timelapses.ts';
 
 export type { ImagingOptions } from './options.ts';
 export { type ImagingConfig, ImagingConfigSchema, imagingOptionsFromConfig, loadImagingConfig } from './config.ts';
 
 /** svc-imaging: captures, quality variants, layers, image delivery and the job dashboard. */
-export const imagingService: ServiceDefinition<ImagingOptions> = {
+export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
   name: 'imaging',
   version: '0.2.0',
   migrations,
-  plugin: async (app: FastifyInstance, options: ImagingOptions) => {
-    await app.register(cameraDirectory);
-    await app.register(cameraAccess);
-    await app.register(layerStore);
-    await app.register(deliveryState);
+  plugin: async (app, options, db) => {
+    // Repositories: the tables, each behind one module.
+    await app.register(cameraDirectory, { db });
+    await app.register(cameraAccess, { db });
+    await app.register(captureRepository, { db });
+    await app.register(jobRunRepository, { db });
+    await app.register(bestOfChoiceRepository, { db });
+    await app.register(layerStore, { db });
+    await app.register(timelapseRepository, { db });
+    await app.register(jobsRepository, { db });
+    // Capture, then delivery.
     await app.register(capturePipeline, options);
-    await app.register(messaging);
+    await app.register(deliveryState);
+    await app.register(timelapseJobs, options);
     await app.register(imageRoutes, {
       demoSource: options.demoSource ?? false,
       ...(options.pictureLinks ? { pictureLinks: options.pictureLinks } : {}),
@@ -39,9 +50,9 @@ export const imagingService: ServiceDefinition<ImagingOptions> = {
     });
     await app.register(zoomRoutes);
     await app.register(jobRoutes);
-    await app.register(timelapseRepository);
-    await app.register(timelapseJobs, options);
     await app.register(timelapseRoutes);
     await app.register(timelapseDashboardRoutes);
+    // Last: every handler it wires up exists by now.
+    await app.register(messaging);
   },
 };

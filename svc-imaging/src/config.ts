@@ -2,7 +2,7 @@ import { BaseConfigSchema, ConfigError, loadConfig } from '@lakecams/service-kit
 import { join } from 'node:path';
 import { type Static, Type } from 'typebox';
 import type { ImagingOptions } from './options.ts';
-import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS } from './retention-tiers.ts';
+import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS } from './capture/retention-tiers.ts';
 import { DEFAULT_TIMELAPSE_TODAY_MINUTES } from './timelapse/timelapse-maker.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandPattern } from '../src/camera-fetch.ts';
+import { expandPattern } from '../src/capture/camera-fetch.ts';
 
 describe('camera URL placeholders', () => {
   it('become the local date and time of the tick; unknown ones stay', () => {

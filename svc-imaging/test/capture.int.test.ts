@@ -1,5 +1,6 @@
+import { CameraDeleted, CameraUpserted, ImageCaptured, ImagesThinned } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { type Image, imageNameOf } from '@lakecams/contracts';
 import { buildServiceApp, createLogger, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createServer, type Server } from 'node:http';
@@ -9,10 +10,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { createImageStore } from '../src/image-store.ts';
-import { offlineReason } from '../src/camera-health.ts';
-import { captureTick } from '../src/capture.ts';
-import { pruneImages } from '../src/prune.ts';
+import { createImageStore } from '../src/capture/image-store.ts';
+import { offlineReason } from '../src/delivery/camera-health.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
+import { pruneImages } from '../src/capture/prune.ts';
 import { existsSync } from 'node:fs';
 import type { CameraRow } from '../src/database.ts';
 import { getPicture } from './pictures.ts';
@@ -53,7 +54,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
   const captured: Image[] = [];
 
   const upsert = (id: number, name: string, path: string, intervalMin = 5) =>
-    bus.publishEvent(SUBJECTS.cameraUpserted, {
+    bus.publishEvent(CameraUpserted.subject, {
       id,
       name,
       pattern: `${camera.url}${path}`,
@@ -80,7 +81,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
         captured.push(message.data);
         message.ack();
       },
-      { durable: 'test-captured', filter: SUBJECTS.imageCaptured },
+      { durable: 'test-captured', filter: ImageCaptured.subject },
     );
     app = await buildServiceApp(imagingService, {
       bus,
@@ -110,7 +111,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     await expect.poll(() => (app.captureScheduler.nextRun(1)?.getUTCMinutes() ?? 1) % 2).toBe(0);
     await upsert(2, 'Weg-damit', '/cam.jpg');
     await expect.poll(() => app.captureScheduler.nextRun(2)).toBeTruthy();
-    await bus.publishEvent(SUBJECTS.cameraDeleted, { id: 2 });
+    await bus.publishEvent(CameraDeleted.subject, { id: 2 });
     await expect.poll(() => app.captureScheduler.nextRun(2)).toBeNull();
   });
 
@@ -166,12 +167,12 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
   it('counts a camera as offline when its picture froze or it stopped delivering', async () => {
     const row = await cameraRow(1);
     // The test camera always sends the same bytes: the last two captures are identical.
-    expect(await offlineReason(app.captureContext.db, row)).toBe('frozen');
+    expect(await offlineReason(app.captures, row)).toBe('frozen');
     expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera.jpg' })).headers['x-camera-offline']).toBe(
       'frozen',
     );
     const later = new Date(Date.now() + 3 * row.intervalMin * 60_000 + 60_000);
-    expect(await offlineReason(app.captureContext.db, row, later)).toBe('silent');
+    expect(await offlineReason(app.captures, row, later)).toBe('silent');
   });
 
   it('answers 404 for unknown cameras and images, 400 for names that are not camera names', async () => {
@@ -209,7 +210,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
         thinned.push(message.data);
         message.ack();
       },
-      { durable: 'test-thinned', filter: SUBJECTS.imagesThinned },
+      { durable: 'test-thinned', filter: ImagesThinned.subject },
     );
     const row = await cameraRow(1);
     // The test camera sends the same bytes every time: the second picture is frozen (score 0).
@@ -244,7 +245,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
   });
 
   it('refuses camera URLs that are not http(s)', async () => {
-    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+    await bus.publishEvent(CameraUpserted.subject, {
       id: 7,
       name: 'Datei',
       pattern: 'file:///etc/passwd',

@@ -1,5 +1,6 @@
+import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { ACCESS_COOKIE, IMPERSONATE_COOKIE, imageNameOf, POSITION_RULES, SUBJECTS } from '@lakecams/contracts';
+import { ACCESS_COOKIE, IMPERSONATE_COOKIE, imageNameOf, POSITION_RULES } from '@lakecams/contracts';
 import { ruleViolations } from '@lakecams/contracts/testing';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { captureTick } from '../src/capture.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
 import { getPicture } from './pictures.ts';
 
@@ -43,7 +44,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
       jwtPublicKey: keys.publicKey,
       options: { storeDir, schedule: false },
     });
-    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+    await bus.publishEvent(CameraUpserted.subject, {
       id: 1,
       name: 'Seesicht',
       pattern: 'http://127.0.0.1:9/x.jpg',
@@ -76,7 +77,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
     return { width: (await sharp(picture.rawPayload).metadata()).width, response: entitlement, picture, location };
   }
   const announce = (access: object) =>
-    bus.publishEvent(SUBJECTS.accessChanged, { webcamId: 1, permittedUserIds: [], ...access });
+    bus.publishEvent(AccessChanged.subject, { webcamId: 1, permittedUserIds: [], ...access });
 
   it('gives anonymous visitors POOR by default: a private redirect to an immutable, shareable picture', async () => {
     const { width, response, picture, location } = await widthFor();
@@ -249,7 +250,7 @@ describe('the job dashboard', () => {
       jwtPublicKey: keys.publicKey,
       options: { storeDir, schedule: false, fetchLimits: { timeoutMs: 500, maxBytes: 1_000_000, retries: 0 } },
     });
-    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+    await bus.publishEvent(CameraUpserted.subject, {
       id: 2,
       name: 'Unerreichbar',
       pattern: 'http://127.0.0.1:9/x.jpg',

@@ -1,5 +1,6 @@
+import { UserChanged } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { imageNameOf } from '@lakecams/contracts';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { refererService } from '@lakecams/svc-referer';
@@ -13,8 +14,9 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { captureTick } from '../src/capture.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
+import { openImagingDatabase } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -68,6 +70,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
   let referer: ServiceApp;
   let imaging: ServiceApp;
   let databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+  let imagingDb: ReturnType<typeof openImagingDatabase>;
   let storeDir: string;
   let camera: CameraRow;
   let blue: Buffer;
@@ -84,8 +87,9 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       options: { storeDir, schedule: false },
     });
     apps.push(imaging, referer, webcam);
+    imagingDb = openImagingDatabase(databases[2]?.url as string);
 
-    await bus.publishEvent(SUBJECTS.userChanged, {
+    await bus.publishEvent(UserChanged.subject, {
       id: RITA,
       userName: 'rita_referer',
       email: 'rita@example.org',
@@ -134,6 +138,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
   });
 
   afterAll(async () => {
+    await imagingDb?.destroy();
     for (const app of apps) await app.close();
     await bus.close();
     for (const database of databases) await database.drop();
@@ -442,21 +447,17 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     try {
       // Time passes: every good picture of the camera is now at least four intervals old.
       const lastGood = new Date(Date.now() - 4 * 60_000);
-      await imaging.db
-        .updateTable('captures' as never)
-        .set({ startedAt: lastGood } as never)
-        .where('webcamId' as never, '=', camera.webcamId as never)
+      await imagingDb
+        .updateTable('captures')
+        .set({ startedAt: lastGood })
+        .where('webcamId', '=', camera.webcamId)
         .execute();
       const errors: string[] = [];
       // Minutes no earlier test captured: a tick already taken is skipped, and the clock may have moved on.
       const taken = new Set(
-        (
-          (await imaging.db
-            .selectFrom('captures' as never)
-            .select('name' as never)
-            .where('webcamId' as never, '=', camera.webcamId as never)
-            .execute()) as { name: string }[]
-        ).map((row) => row.name),
+        (await imagingDb.selectFrom('captures').select('name').where('webcamId', '=', camera.webcamId).execute()).map(
+          (row) => row.name,
+        ),
       );
       const free: Date[] = [];
       for (let back = 1; free.length < 3; back += 1) {

@@ -1,5 +1,7 @@
+import { openImagingDatabase } from '../src/testing.ts';
+import { CameraUpserted } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { imageNameOf, QUALITIES, type Quality, SUBJECTS } from '@lakecams/contracts';
+import { imageNameOf, QUALITIES, type Quality } from '@lakecams/contracts';
 import { buildServiceApp, createLogger, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase, TEST_NATS_URL } from '@lakecams/service-kit/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -12,10 +14,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { captureTick } from '../src/capture.ts';
-import type { ImageStore } from '../src/image-store.ts';
-import { createNatsImageStore } from '../src/nats-image-store.ts';
-import { pruneImages } from '../src/prune.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
+import type { ImageStore } from '../src/capture/image-store.ts';
+import { createNatsImageStore } from '../src/capture/nats-image-store.ts';
+import { pruneImages } from '../src/capture/prune.ts';
 
 // One namespace for this file; each bucket below adds its own suffix, and all of them go afterwards.
 const namespace = `images_${randomBytes(4).toString('hex')}`;
@@ -209,9 +211,11 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let zoomTilesDir: string;
   let store: ImageStore;
+  let db: ReturnType<typeof openImagingDatabase>;
 
   beforeAll(async () => {
     database = await createTestDatabase('imaging');
+    db = openImagingDatabase(database.url);
     zoomTilesDir = await mkdtemp(join(tmpdir(), 'lakecams-nats-zoom-'));
     store = await createNatsImageStore({ servers: TEST_NATS_URL, namespace: ns });
     app = await buildServiceApp(imagingService, {
@@ -223,6 +227,7 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
   });
 
   afterAll(async () => {
+    await db?.destroy();
     // Closing the app closes its store.
     await app?.close();
     await bus.close();
@@ -239,7 +244,7 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
       distance: 5,
       angle: 60,
     };
-    await bus.publishEvent(SUBJECTS.cameraUpserted, { ...camera, webcamType: 'STATIC' });
+    await bus.publishEvent(CameraUpserted.subject, { ...camera, webcamType: 'STATIC' });
     await expect.poll(() => app.cameraDirectory.byId(9), { timeout: 30_000 }).toBeTruthy();
     const row = await app.cameraDirectory.byId(9);
     if (!row) throw new Error('camera not applied');
@@ -265,12 +270,7 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
       names.set(at, name);
       const outcome = await captureTick({ ...app.captureContext, source: async () => picture }, row, new Date(at));
       expect(outcome.outcome, at).toBe('captured');
-      await app.captureContext.db
-        .updateTable('captures')
-        .set({ score })
-        .where('webcamId', '=', 9)
-        .where('name', '=', name)
-        .execute();
+      await db.updateTable('captures').set({ score }).where('webcamId', '=', 9).where('name', '=', name).execute();
     }
     const nameOf = (at: (typeof scored)[number][0]) => names.get(at) as string;
     const stored = (await bucketContents(ns)).names;
@@ -298,12 +298,7 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
     const after = await bucketContents(ns);
     expect(after.names).toEqual(expected);
     expect(after.metadata).toBe(after.names.length);
-    const rows = await app.captureContext.db
-      .selectFrom('captures')
-      .select('name')
-      .where('webcamId', '=', 9)
-      .orderBy('name')
-      .execute();
+    const rows = await db.selectFrom('captures').select('name').where('webcamId', '=', 9).orderBy('name').execute();
     expect(rows.map((r) => r.name)).toEqual(kept.map(nameOf).sort());
     // Served from the store: the entitlement URL redirects to the picture's immutable name.
     const served = async (name: string) => {

@@ -1,6 +1,6 @@
 import { pictureCacheLookups, Registry } from '@lakecams/service-kit';
 import { describe, expect, it } from 'vitest';
-import { PictureCache } from '../src/picture-cache.ts';
+import { PictureCache } from '../src/delivery/picture-cache.ts';
 
 const bytes = (n: number) => Buffer.alloc(n, 1);
 

@@ -1,5 +1,6 @@
+import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { imageNameOf } from '@lakecams/contracts';
 import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createSigner } from 'fast-jwt';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { captureTick } from '../src/capture.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
 import { getPicture } from './pictures.ts';
 
@@ -52,7 +53,7 @@ describe('pictures in AVIF and WebP for clients that take them', () => {
       jwtPublicKey: keys.publicKey,
       options: { storeDir, schedule: false },
     });
-    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+    await bus.publishEvent(CameraUpserted.subject, {
       id: 1,
       name: 'Seeblick',
       pattern: 'http://127.0.0.1:9/x.jpg',
@@ -79,7 +80,7 @@ describe('pictures in AVIF and WebP for clients that take them', () => {
     );
     expect(outcome.outcome).toBe('captured');
     imageName = outcome.outcome === 'captured' ? outcome.image.name : '';
-    await bus.publishEvent(SUBJECTS.accessChanged, {
+    await bus.publishEvent(AccessChanged.subject, {
       webcamId: 1,
       permittedUserIds: [],
       configurations: Object.entries(USERS).map(([quality, userId]) => ({ userId, quality })),

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type CameraAccess, type ImageCaller, refererMatches, resolveImageQuality } from '../src/quality-resolution.ts';
+import {
+  type CameraAccess,
+  type ImageCaller,
+  refererMatches,
+  resolveImageQuality,
+} from '../src/delivery/quality-resolution.ts';
 
 const USER = 'user-1';
 const access: CameraAccess = {

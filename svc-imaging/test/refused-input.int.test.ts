@@ -1,9 +1,10 @@
+import { openImagingDatabase } from '../src/testing.ts';
+import { CameraUpserted } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { imageNameOf } from '@lakecams/contracts';
 import { ADMIN_ROLE, buildServiceApp, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createSigner } from 'fast-jwt';
-import type { Kysely } from 'kysely';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { captureTick } from '../src/capture.ts';
-import type { CameraRow, Database } from '../src/database.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
+import type { CameraRow } from '../src/database.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -37,7 +38,7 @@ describe('svc-imaging refuses positions from minutes that are no pictures, and s
       jwtPublicKey: keys.publicKey,
       options: { storeDir, schedule: false },
     });
-    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+    await bus.publishEvent(CameraUpserted.subject, {
       id: 1,
       name: 'Seeufer',
       pattern: 'http://127.0.0.1:9/x.jpg',
@@ -68,11 +69,15 @@ describe('svc-imaging refuses positions from minutes that are no pictures, and s
 
   /** The camera's position and the positions of its pictures, which a refused request must leave alone. */
   async function positions() {
-    const db = app.db as Kysely<Database>;
-    return {
-      camera: await db.selectFrom('cameras').select(['lat', 'lng', 'direction']).where('webcamId', '=', 1).execute(),
-      captures: await db.selectFrom('captures').select(['name', 'lat', 'lng', 'direction']).orderBy('name').execute(),
-    };
+    const db = openImagingDatabase(database.url);
+    try {
+      return {
+        camera: await db.selectFrom('cameras').select(['lat', 'lng', 'direction']).where('webcamId', '=', 1).execute(),
+        captures: await db.selectFrom('captures').select(['name', 'lat', 'lng', 'direction']).orderBy('name').execute(),
+      };
+    } finally {
+      await db.destroy();
+    }
   }
   const setPosition = (name: string) =>
     app.inject({

@@ -1,5 +1,6 @@
+import { CameraUpserted } from '@lakecams/contracts/messages';
 import { type Bus, createNatsBus } from '@lakecams/bus';
-import { imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { imageNameOf } from '@lakecams/contracts';
 import { createKysely } from '@lakecams/service-kit';
 import { createTestDatabase, freePort, TEST_NATS_URL } from '@lakecams/service-kit/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -98,7 +99,7 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
     await startReplica('replica-b', await freePort());
     bus = await createNatsBus({ servers: TEST_NATS_URL, name: 'scale-out-test', namespace });
     for (const id of CAMERAS) {
-      await bus.publishEvent(SUBJECTS.cameraUpserted, {
+      await bus.publishEvent(CameraUpserted.subject, {
         id,
         name: `Kamera-${id}`,
         pattern: `${cameraUrl}/cam${id}.jpg`,

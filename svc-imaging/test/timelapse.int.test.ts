@@ -1,5 +1,5 @@
+import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { SUBJECTS } from '@lakecams/contracts';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createSigner } from 'fast-jwt';
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { captureTick } from '../src/capture.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
-import { renderDemoImage } from '../src/demo-source.ts';
+import { renderDemoImage } from '../src/capture/demo-source.ts';
 import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
 import { dayOf, makeTimelapse } from '../src/timelapse/timelapse-maker.ts';
 
@@ -71,7 +71,7 @@ describe('day time-lapse clips', () => {
       jwtPublicKey: keys.publicKey,
       options: { storeDir, schedule: false, timelapseTodayMinutes: 10 },
     });
-    await bus.publishEvent(SUBJECTS.cameraUpserted, {
+    await bus.publishEvent(CameraUpserted.subject, {
       id: 7,
       name: 'Zeitraffer',
       pattern: 'http://127.0.0.1:9/x.jpg',
@@ -121,7 +121,7 @@ describe('day time-lapse clips', () => {
   }, 60_000);
 
   it('gives the entitled level, capped at MEDIUM (1280 px), and nothing above it to an anonymous visitor', async () => {
-    await bus.publishEvent(SUBJECTS.accessChanged, {
+    await bus.publishEvent(AccessChanged.subject, {
       webcamId: 7,
       permittedUserIds: [],
       configurations: [{ userId: VIP, quality: 'FULL' }],

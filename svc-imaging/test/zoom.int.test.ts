@@ -1,5 +1,6 @@
+import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
 import { createInProcessBus } from '@lakecams/bus';
-import { ACCESS_COOKIE, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { ACCESS_COOKIE, imageNameOf } from '@lakecams/contracts';
 import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { createSigner } from 'fast-jwt';
@@ -9,8 +10,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imagingService } from '../src/app.ts';
-import { captureTick } from '../src/capture.ts';
-import { pruneImages } from '../src/prune.ts';
+import { captureTick } from '../src/capture/capture-tick.ts';
+import { pruneImages } from '../src/capture/prune.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -41,7 +42,7 @@ describe('deep-zoom tiles at the level the caller is entitled to', () => {
       options: { storeDir, zoomTilesDir, schedule: false },
     });
     const camera = { id: 7, name: 'Ufer', pattern: 'http://127.0.0.1:9/x.jpg', intervalMin: 5, distance: 5, angle: 60 };
-    await bus.publishEvent(SUBJECTS.cameraUpserted, { ...camera, webcamType: 'STATIC' });
+    await bus.publishEvent(CameraUpserted.subject, { ...camera, webcamType: 'STATIC' });
     const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#3a7bd5' } })
       .jpeg()
       .toBuffer();
@@ -53,7 +54,7 @@ describe('deep-zoom tiles at the level the caller is entitled to', () => {
     if (!row) throw new Error('camera not applied');
     const at = new Date(Date.UTC(2026, 10, 20, 9, 30));
     await captureTick({ ...app.captureContext, source: async () => picture }, row, at);
-    await bus.publishEvent(SUBJECTS.accessChanged, {
+    await bus.publishEvent(AccessChanged.subject, {
       webcamId: 7,
       permittedUserIds: [],
       configurations: [{ userId: VIP, quality: 'HIGH' }],

@@ -1,17 +1,16 @@
-import type { ServiceBus } from '@lakecams/bus';
-import { type CapturedImage, type Image, imageNameOf, SUBJECTS } from '@lakecams/contracts';
-import { Counter, Histogram, publishEvent, type Registry } from '@lakecams/service-kit';
+import { type Image, imageNameOf } from '@lakecams/contracts';
+import { Counter, Histogram, type Registry } from '@lakecams/service-kit';
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
-import type { CameraRow, Database } from './database.ts';
-import type { ZoomTiles } from './delivery/zoom-tiles.ts';
-import { previousCapture } from './capture/previous-capture.ts';
-import { scorePicture } from './capture/score.ts';
+import type { CameraRow } from '../database.ts';
+import type { ZoomTiles } from '../delivery/zoom-tiles.ts';
+import { scorePicture } from './score.ts';
 import { deriveQualityVariants } from './derive-variants.ts';
 import type { ImageStore } from './image-store.ts';
-import { CAMERA_REFRESHED } from './plugins/app/delivery-state.ts';
+import type { BestOfChoiceRepository } from '../plugins/app/best-of-choice-repository.ts';
+import type { CaptureClaim, CaptureRepository } from '../plugins/app/capture-repository.ts';
+import type { JobRunRepository } from '../plugins/app/job-run-repository.ts';
 
 export type CaptureOutcome =
   | { outcome: 'captured'; image: Image }
@@ -19,9 +18,12 @@ export type CaptureOutcome =
   | { outcome: 'failed'; error: string };
 
 export interface CaptureContext {
-  db: Kysely<Database>;
+  captures: CaptureRepository;
+  jobRuns: JobRunRepository;
+  bestOfChoices: BestOfChoiceRepository;
   store: ImageStore;
-  bus: ServiceBus;
+  /** Tell every replica that what a camera's delivery depends on changed (a capture, a prune). */
+  refreshed(webcamId: number): Promise<void>;
   log: FastifyBaseLogger;
   /** Which replica claims a tick (shown on the job dashboard). */
   replicaId: string;
@@ -79,11 +81,6 @@ export function imageOf(camera: Pick<CameraRow, 'webcamId' | 'lat' | 'lng' | 'di
   };
 }
 
-/** Tell svc-webcam about a stored image, with its row; it tells open pages once its list shows it. */
-export async function announceImage(trx: Transaction<Database>, image: CapturedImage): Promise<void> {
-  await publishEvent(trx, SUBJECTS.imageCaptured, image);
-}
-
 /**
  * Capture one camera for one tick. Inserting the tick's row is the claim: however many replicas run,
  * only the one whose insert succeeds captures it.
@@ -95,23 +92,9 @@ export async function captureTick(
   attempt = 1,
   uploaded?: Buffer,
 ): Promise<CaptureOutcome> {
-  const name = imageNameOf(tick);
-  const now = new Date();
-  const row = { status: 'running', attempt, claimedBy: context.replicaId, startedAt: now, heartbeatAt: now } as const;
-  const claimed = await context.db
-    .insertInto('captures')
-    .values({ webcamId: camera.webcamId, name, ...row })
-    .onConflict((oc) =>
-      // An upload by hand takes the minute over, unless a capture of it is still running.
-      uploaded
-        ? oc
-            .columns(['webcamId', 'name'])
-            .doUpdateSet({ ...row, error: null })
-            .where('captures.status', '!=', 'running')
-        : oc.columns(['webcamId', 'name']).doNothing(),
-    )
-    .executeTakeFirst();
-  if (!claimed.numInsertedOrUpdatedRows) return { outcome: 'skipped' };
+  const claim = { webcamId: camera.webcamId, name: imageNameOf(tick), replicaId: context.replicaId };
+  // An upload by hand takes the minute over (unless a capture of it is still running).
+  if (!(await context.captures.claim(claim, attempt, uploaded !== undefined))) return { outcome: 'skipped' };
   return runClaimedCapture(context, camera, tick, uploaded);
 }
 
@@ -128,13 +111,7 @@ export async function takeOverStaleCaptures(
   cameraById: (webcamId: number) => Promise<CameraRow | undefined>,
   staleAfterMs = DEFAULT_TAKEOVER_AFTER_MS,
 ): Promise<CaptureOutcome[]> {
-  const taken = await context.db
-    .updateTable('captures')
-    .set((eb) => ({ claimedBy: context.replicaId, attempt: eb('attempt', '+', 1), heartbeatAt: new Date() }))
-    .where('status', '=', 'running')
-    .where('heartbeatAt', '<', new Date(Date.now() - staleAfterMs))
-    .returning(['webcamId', 'name', 'startedAt'])
-    .execute();
+  const taken = await context.captures.takeOverStale(context.replicaId, staleAfterMs);
   const outcomes: CaptureOutcome[] = [];
   for (const claim of taken) {
     const camera = await cameraById(claim.webcamId);
@@ -144,12 +121,7 @@ export async function takeOverStaleCaptures(
       context.log.warn({ camera: camera.name, tick: claim.name }, 'taking over a capture whose replica stopped');
       outcomes.push(await runClaimedCapture(context, camera, tick));
     } else {
-      await context.db
-        .updateTable('captures')
-        .set({ status: 'failed', error: 'Abandoned by a stopped replica' })
-        .where('webcamId', '=', claim.webcamId)
-        .where('name', '=', claim.name)
-        .execute();
+      await context.captures.abandon(claim.webcamId, claim.name);
     }
   }
   return outcomes;
@@ -162,18 +134,11 @@ async function runClaimedCapture(
   uploaded?: Buffer,
 ): Promise<CaptureOutcome> {
   const name = imageNameOf(tick);
-  const mine = (db: Kysely<Database> = context.db) =>
-    db
-      .updateTable('captures')
-      .where('webcamId', '=', camera.webcamId)
-      .where('name', '=', name)
-      .where('claimedBy', '=', context.replicaId);
+  const claim: CaptureClaim = { webcamId: camera.webcamId, name, replicaId: context.replicaId };
   // While this runs, the heartbeat tells the other replicas this claim is alive.
   const heartbeat = setInterval(() => {
-    mine()
-      .set({ heartbeatAt: new Date() })
-      .where('status', '=', 'running')
-      .execute()
+    context.captures
+      .heartbeat(claim)
       // A missed beat is retried at the next one; a takeover needs several in a row.
       .catch((err) => context.log.warn({ err, camera: camera.name }, 'capture heartbeat failed'));
   }, context.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
@@ -188,45 +153,32 @@ async function runClaimedCapture(
     const image = imageOf(camera, name);
     const contentHash = createHash('sha256').update(input).digest('hex');
     // Measured on the smallest level: the same judgement as on the full picture, at a fraction of the cost.
-    const previous = await previousCapture(context.db, camera.webcamId, name);
+    const previous = await context.captures.previous(camera.webcamId, name);
     const { score, fingerprint } = await scorePicture(variants.POOR, contentHash, previous);
-    const recorded = await context.db.transaction().execute(async (trx) => {
-      const finished = await mine(trx)
-        .set({
-          status: 'done',
-          durationMs: Math.round(performance.now() - started),
-          width,
-          height,
-          bytes: input.length,
-          contentHash,
-          score,
-          fingerprint,
-          lat: camera.lat,
-          lng: camera.lng,
-          direction: camera.direction,
-        })
-        .executeTakeFirst();
-      // Another replica took this claim over meanwhile: its capture is the one recorded.
-      if (!finished.numUpdatedRows) return false;
-      await announceImage(trx, { ...image, score });
-      return true;
-    });
-    if (!recorded) return { outcome: 'skipped' };
+    const record = {
+      durationMs: Math.round(performance.now() - started),
+      width,
+      height,
+      bytes: input.length,
+      contentHash,
+      score,
+      fingerprint,
+      lat: camera.lat,
+      lng: camera.lng,
+      direction: camera.direction,
+    };
+    // Another replica took this claim over meanwhile: its capture is the one recorded.
+    if (!(await context.captures.recordDone(claim, record, image))) return { outcome: 'skipped' };
     context.metrics?.finished('ok', (performance.now() - started) / 1000);
-    await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
+    await context.refreshed(camera.webcamId);
     return { outcome: 'captured', image };
   } catch (error) {
     const message = (error as Error).message.slice(0, 500);
     // Counted before it is recorded: a failure to record it is a failed capture too.
     context.metrics?.finished('failed', (performance.now() - started) / 1000);
-    await context.db.transaction().execute(async (trx) => {
-      await mine(trx)
-        .set({ status: 'failed', durationMs: Math.round(performance.now() - started), error: message })
-        .execute();
-      await publishEvent(trx, SUBJECTS.captureFailed, { webcamId: camera.webcamId, name, error: message });
-    });
+    await context.captures.recordFailed(claim, Math.round(performance.now() - started), message);
     context.log.warn({ camera: camera.name, tick: name, error: message }, 'capture failed');
-    await context.bus.publish(CAMERA_REFRESHED, { webcamId: camera.webcamId });
+    await context.refreshed(camera.webcamId);
     return { outcome: 'failed', error: message };
   } finally {
     clearInterval(heartbeat);

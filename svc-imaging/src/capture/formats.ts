@@ -1,6 +1,6 @@
 import type { Quality } from '@lakecams/contracts';
 import type { Sharp } from 'sharp';
-import { JPEG_QUALITY } from '../quality.ts';
+import { JPEG_QUALITY } from './quality.ts';
 
 /** What a picture URL can answer with; JPEG always exists, the others where a variant was made. */
 export const PICTURE_ENCODINGS = ['avif', 'webp', 'jpeg'] as const;

@@ -1,7 +1,7 @@
 import { isValidCameraName, type Quality } from '@lakecams/contracts';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type ModernVariants, type PictureEncoding, variantFiles, variantSuffix } from './capture/formats.ts';
+import { type ModernVariants, type PictureEncoding, variantFiles, variantSuffix } from './formats.ts';
 
 const IMAGE_NAME = /^\d{12}$/;
 

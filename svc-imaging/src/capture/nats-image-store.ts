@@ -1,7 +1,7 @@
 import { isValidCameraName, QUALITIES, type Quality } from '@lakecams/contracts';
 import { Base64UrlPaddedCodec, Objm, StorageType } from '@nats-io/obj';
 import { connect } from '@nats-io/transport-node';
-import { PICTURE_ENCODINGS, type PictureEncoding, variantFiles, variantSuffix } from './capture/formats.ts';
+import { PICTURE_ENCODINGS, type PictureEncoding, variantFiles, variantSuffix } from './formats.ts';
 import { checkedNames, type ImageStore } from './image-store.ts';
 
 export interface NatsImageStoreOptions {

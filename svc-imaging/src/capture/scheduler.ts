@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { CameraRow } from './database.ts';
+import type { CameraRow } from '../database.ts';
 
 /** Every `intervalMin` minutes on the minute (1–60). */
 export function cronPatternFor(intervalMin: number): string {

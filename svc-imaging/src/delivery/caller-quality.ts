@@ -1,6 +1,6 @@
 import { imageNameOf } from '@lakecams/contracts';
 import type { FastifyRequest } from 'fastify';
-import { type CameraAccess, resolveImageQuality } from '../quality-resolution.ts';
+import { type CameraAccess, resolveImageQuality } from './quality-resolution.ts';
 
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 

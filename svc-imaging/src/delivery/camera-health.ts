@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from '@lakecams/service-kit';
-import type { Kysely } from 'kysely';
-import type { CameraRow, Database } from './database.ts';
+import type { CameraRow } from '../database.ts';
+import type { CaptureRepository } from '../plugins/app/capture-repository.ts';
 
 export type OfflineReason = 'frozen' | 'silent' | null;
 
@@ -22,16 +22,12 @@ function judge(camera: Pick<CameraRow, 'intervalMin'>, latest: DoneCapture[], no
  * A camera is offline when its last two pictures are the same bytes (frozen), or when it has not
  * delivered within three intervals (silent). A camera that never delivered is not judged yet.
  */
-export async function offlineReason(db: Kysely<Database>, camera: CameraRow, now = new Date()): Promise<OfflineReason> {
-  const latest = await db
-    .selectFrom('captures')
-    .select(['contentHash', 'startedAt'])
-    .where('webcamId', '=', camera.webcamId)
-    .where('status', '=', 'done')
-    .orderBy('name', 'desc')
-    .limit(2)
-    .execute();
-  return judge(camera, latest, now);
+export async function offlineReason(
+  captures: CaptureRepository,
+  camera: Pick<CameraRow, 'webcamId' | 'intervalMin'>,
+  now = new Date(),
+): Promise<OfflineReason> {
+  return judge(camera, await captures.latestTwo(camera.webcamId), now);
 }
 
 export interface CameraHealth {
@@ -44,32 +40,8 @@ export interface CameraHealth {
 }
 
 /** Every camera's health in one query (each camera's latest two captures through the partial index). */
-export async function camerasHealth(db: Kysely<Database>, now = new Date()): Promise<CameraHealth[]> {
-  const rows = await db
-    .selectFrom('cameras')
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('captures')
-          .select(['captures.name as captureName', 'captures.contentHash', 'captures.startedAt'])
-          .whereRef('captures.webcamId', '=', 'cameras.webcamId')
-          .where('captures.status', '=', 'done')
-          .orderBy('captures.name', 'desc')
-          .limit(2)
-          .as('latest'),
-      (join) => join.onTrue(),
-    )
-    .select([
-      'cameras.webcamId',
-      'cameras.name',
-      'cameras.intervalMin',
-      'cameras.paused',
-      'latest.contentHash',
-      'latest.startedAt',
-    ])
-    .orderBy('cameras.webcamId')
-    .orderBy('latest.captureName', 'desc')
-    .execute();
+export async function camerasHealth(captures: CaptureRepository, now = new Date()): Promise<CameraHealth[]> {
+  const rows = await captures.camerasWithLatestTwo();
   const cameras = new Map<number, Pick<CameraHealth, 'name' | 'intervalMin' | 'paused'> & { latest: DoneCapture[] }>();
   for (const row of rows) {
     let camera = cameras.get(row.webcamId);
@@ -92,11 +64,11 @@ export async function camerasHealth(db: Kysely<Database>, now = new Date()): Pro
  * is "silent"); and how many cameras that are not paused are offline, by reason. Replicas read the same
  * table and report the same values. When the database cannot be read there are no samples.
  */
-export function registerCameraHealthMetrics(registry: Registry, db: Kysely<Database>): void {
+export function registerCameraHealthMetrics(registry: Registry, captures: CaptureRepository): void {
   let reading: Promise<CameraHealth[] | null> | null = null;
   // The three gauges are collected in the same scrape: one query serves them.
   const read = () => {
-    reading ??= camerasHealth(db)
+    reading ??= camerasHealth(captures)
       .catch(() => null)
       .finally(() => {
         reading = null;

@@ -1,5 +1,5 @@
 import { QUALITIES, type Quality, ROLES } from '@lakecams/contracts';
-import type { AccessBooking, AccessConfiguration } from './database.ts';
+import type { AccessBooking, AccessConfiguration } from '../database.ts';
 
 export interface ImageCaller {
   /** The acting user, when the request carries a valid access token. */

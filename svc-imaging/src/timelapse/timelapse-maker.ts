@@ -1,11 +1,11 @@
 import { imageNameOf, QUALITIES, type Quality } from '@lakecams/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import sharp from 'sharp';
-import type { CameraRow, Database, TimelapseLevel } from '../database.ts';
-import type { ImageStore } from '../image-store.ts';
+import type { CameraRow, TimelapseLevel } from '../database.ts';
+import type { CaptureRepository } from '../plugins/app/capture-repository.ts';
+import type { ImageStore } from '../capture/image-store.ts';
 import type { TimelapseKey, TimelapseRepository } from '../plugins/app/timelapse-repository.ts';
-import { QUALITY_WIDTHS } from '../quality.ts';
+import { QUALITY_WIDTHS } from '../capture/quality.ts';
 import { clipSize, encodeTimelapse } from './encoder.ts';
 
 /** Clips go up to MEDIUM (1280 px): a better entitlement gets the MEDIUM clip. */
@@ -23,7 +23,7 @@ export function timelapseLevelFor(quality: Quality): TimelapseLevel {
 }
 
 export interface TimelapseContext {
-  db: Kysely<Database>;
+  captures: CaptureRepository;
   store: ImageStore;
   repository: TimelapseRepository;
   log: FastifyBaseLogger;
@@ -47,20 +47,6 @@ export function isDayFinished(day: string, now: Date): boolean {
   return day < dayOf(new Date(now.getTime() - DAY_END_GRACE_MS));
 }
 
-/** The names of a day's stored captures, oldest first. */
-export async function picturesOfDay(db: Kysely<Database>, webcamId: number, day: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('captures')
-    .select('name')
-    .where('webcamId', '=', webcamId)
-    .where('status', '=', 'done')
-    .where('name', '>=', `${day}0000`)
-    .where('name', '<=', `${day}2359`)
-    .orderBy('name')
-    .execute();
-  return rows.map((row) => row.name);
-}
-
 /**
  * Make one clip of a camera's day at one level, if this replica wins its claim: the day's pictures
  * of that level, in order, encoded to H.264 and kept in the image store beside the pictures.
@@ -73,7 +59,7 @@ export async function makeTimelapse(
   options: { force?: boolean } = {},
 ): Promise<TimelapseOutcome> {
   const clock = context.clock ?? (() => new Date());
-  const pictures = await picturesOfDay(context.db, camera.webcamId, day);
+  const pictures = await context.captures.namesOfDay(camera.webcamId, day);
   if (pictures.length === 0) return { outcome: 'empty' };
   const now = clock();
   const key: TimelapseKey = { webcamId: camera.webcamId, day, level };

@@ -1,14 +1,12 @@
-import { SUBJECTS, type Webcam } from '@lakecams/contracts';
+import type { CameraUpserted, PayloadOf } from '@lakecams/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { CameraRow, Database } from '../../database.ts';
 
-/** Told to every replica after one of them applied a camera change. */
-export const CAMERA_APPLIED = 'imaging.camera.applied';
-
-/** `webcam.camera.upserted` carries the webcam, and for new demo cameras their first position. */
-export type CameraEvent = Webcam & { position?: { lat: number; lng: number; direction: number } };
+/** A camera as svc-webcam announces it, and for new demo cameras their first position. */
+export type CameraEvent = PayloadOf<typeof CameraUpserted>;
+export type CameraChange = { camera: CameraRow; deleted: boolean };
 
 export function createCameraDirectory(db: Kysely<Database>) {
   return {
@@ -50,47 +48,25 @@ declare module 'fastify' {
   interface FastifyInstance {
     cameraDirectory: CameraDirectory;
     /** Told about every camera change applied from the bus (the scheduler follows it). */
-    onCameraChange(listener: (change: { camera: CameraRow; deleted: boolean }) => Promise<void> | void): void;
+    onCameraChange(listener: (change: CameraChange) => Promise<void> | void): void;
+    /** A replica applied a camera change (heard on the bus): tell this replica's listeners. */
+    cameraChanged(change: CameraChange): Promise<void>;
   }
 }
 
-/** Follows camera changes from svc-webcam over the bus (durable: no change is lost across restarts). */
+/** The cameras as svc-webcam announces them (messaging.ts applies the changes). */
 export default fp(
-  async (app: FastifyInstance) => {
-    const directory = createCameraDirectory(app.db as Kysely<Database>);
-    const listeners: ((change: { camera: CameraRow; deleted: boolean }) => Promise<void> | void)[] = [];
-    app.decorate('cameraDirectory', directory);
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
+    const listeners: ((change: CameraChange) => Promise<void> | void)[] = [];
+    app.decorate('cameraDirectory', createCameraDirectory(db));
     app.decorate('onCameraChange', (listener) => {
       listeners.push(listener);
     });
-    // Listening first: the consumer below may apply the first change before a later subscription exists.
-    const applied = await app.bus.subscribe<{ camera: CameraRow; deleted: boolean }>(
-      CAMERA_APPLIED,
-      async ({ data }) => {
-        for (const listener of listeners) {
-          await Promise.resolve(listener(data)).catch((err) => app.log.warn({ err }, 'camera listener failed'));
-        }
-      },
-    );
-    const subscription = await app.bus.consume<CameraEvent>(
-      async (message) => {
-        try {
-          const deleted = message.subject === SUBJECTS.cameraDeleted;
-          const camera = deleted ? await directory.remove(message.data.id) : await directory.upsert(message.data);
-          message.ack();
-          // One replica applied the change; every replica (this one included) reschedules.
-          if (camera) await app.bus.publish(CAMERA_APPLIED, { camera, deleted });
-        } catch (err) {
-          app.log.warn({ err, subject: message.subject }, 'camera change not applied, retrying');
-          message.nak(1000);
-        }
-      },
-      { durable: 'svc-imaging-camera-directory', filter: 'webcam.camera.>' },
-    );
-    app.addHook('onClose', async () => {
-      await subscription.unsubscribe();
-      await applied.unsubscribe();
+    app.decorate('cameraChanged', async (change: CameraChange) => {
+      for (const listener of listeners) {
+        await Promise.resolve(listener(change)).catch((err) => app.log.warn({ err }, 'camera listener failed'));
+      }
     });
   },
-  { name: 'camera-directory', dependencies: ['database'] },
+  { name: 'camera-directory' },
 );

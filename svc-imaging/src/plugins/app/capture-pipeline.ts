@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerCameraHealthMetrics } from '../../camera-health.ts';
+import { registerCameraHealthMetrics } from '../../delivery/camera-health.ts';
 import {
   type CaptureContext,
   captureMetrics,
@@ -11,15 +10,15 @@ import {
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_TAKEOVER_AFTER_MS,
   takeOverStaleCaptures,
-} from '../../capture.ts';
-import type { CameraRow, Database } from '../../database.ts';
+} from '../../capture/capture-tick.ts';
+import type { CameraRow } from '../../database.ts';
 import { createZoomTiles } from '../../delivery/zoom-tiles.ts';
-import { renderDemoImage } from '../../demo-source.ts';
-import { createImageStore, type ImageStore } from '../../image-store.ts';
+import { renderDemoImage } from '../../capture/demo-source.ts';
+import { createImageStore, type ImageStore } from '../../capture/image-store.ts';
 import type { ImagingOptions } from '../../options.ts';
-import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from '../../prune.ts';
-import { tierBoundaries } from '../../retention-tiers.ts';
-import { type CaptureScheduler, createCaptureScheduler } from '../../scheduler.ts';
+import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from '../../capture/prune.ts';
+import { tierBoundaries } from '../../capture/retention-tiers.ts';
+import { type CaptureScheduler, createCaptureScheduler } from '../../capture/scheduler.ts';
 import { Cron } from 'croner';
 
 declare module 'fastify' {
@@ -35,14 +34,16 @@ export const DEMO_SOURCE_PATH = '/api/Image/DemoSource/';
 /** Capture schedules per camera, following camera changes; demo cameras get a first history at once. */
 export default fp(
   async (app: FastifyInstance, options: ImagingOptions) => {
-    const db = app.db as Kysely<Database>;
     if (!options.imageStore && !options.storeDir) throw new Error('svc-imaging needs an image store or a folder');
     const store = options.imageStore ?? createImageStore(options.storeDir as string);
     app.log.info({ store: store.description }, 'pictures are kept in');
     const context: CaptureContext = {
-      db,
+      captures: app.captures,
+      jobRuns: app.jobRuns,
+      bestOfChoices: app.bestOfChoices,
       store,
-      bus: app.bus,
+      // Messaging is registered after the pipeline; captures start only once the app is ready.
+      refreshed: (webcamId) => app.announceCameraRefreshed(webcamId),
       log: app.log,
       replicaId: options.replicaId ?? `${hostname()}:${process.pid}`,
       heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
@@ -52,7 +53,7 @@ export default fp(
       ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
       metrics: captureMetrics(app.metrics),
     };
-    registerCameraHealthMetrics(app.metrics, db);
+    registerCameraHealthMetrics(app.metrics, app.captures);
     const scheduler = createCaptureScheduler(async (webcamId, tick) => {
       const camera = await app.cameraDirectory.byId(webcamId);
       // A camera paused on the job dashboard skips its scheduled ticks.
@@ -69,13 +70,7 @@ export default fp(
       // 0 minutes still renders the current picture, so a demo camera never starts empty.
       const minutes = options.demoBackfillMinutes ?? 60;
       if (!options.demoSource || !camera.pattern.includes(DEMO_SOURCE_PATH)) return;
-      const any = await db
-        .selectFrom('captures')
-        .select('name')
-        .where('webcamId', '=', camera.webcamId)
-        .limit(1)
-        .executeTakeFirst();
-      if (any) return;
+      if (await app.captures.hasAny(camera.webcamId)) return;
       const step = camera.intervalMin * 60_000;
       const last = Math.floor(Date.now() / step) * step;
       const demo = { ...context, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
@@ -170,5 +165,8 @@ export default fp(
       await store.close();
     });
   },
-  { name: 'capture-pipeline', dependencies: ['camera-directory'] },
+  {
+    name: 'capture-pipeline',
+    dependencies: ['camera-directory', 'capture-repository', 'job-run-repository', 'best-of-choice-repository'],
+  },
 );

@@ -1,30 +1,32 @@
-import { type LayerChanged, type LayerImageChunk, LAYER_IMAGE_CHUNK_BYTES, SUBJECTS } from '@lakecams/contracts';
+import type { LayerChanged, PayloadOf } from '@lakecams/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database, LayerRow } from '../../database.ts';
-
-/** Core message from the replica that applied a layer change, so every replica drops what it cached. */
-const LAYERS_APPLIED = 'imaging.layers.applied';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The layers of a referer page on a camera, from memory after the first call. */
     layersOf(webcamId: number, url: string): Promise<LayerRow[]>;
     onLayersChange(listener: (webcamId: number) => void): void;
+    /**
+     * Store a layer change from svc-referer; `fetchImage` brings the layer's picture when its hash changed
+     * (null: the layer is gone meanwhile, and its deletion follows as an event of its own).
+     */
+    applyLayerChange(
+      change: PayloadOf<typeof LayerChanged>,
+      fetchImage: (layerId: number) => Promise<Buffer | null>,
+    ): Promise<void>;
+    /** Some replica stored a change of these cameras' layers: forget what this replica holds of them. */
+    forgetLayers(webcamIds: number[]): void;
   }
 }
 
-/** Keeps svc-referer's layers and their images (durable consumer; images fetched in pieces over the bus). */
+/** The `layers` table: svc-referer's layers with their pictures, and this replica's memory of them. */
 export default fp(
-  async (app: FastifyInstance) => {
-    const db = app.db as Kysely<Database>;
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
     const byCamera = new Map<number, Promise<LayerRow[]>>();
     const listeners: ((webcamId: number) => void)[] = [];
-    const forget = (webcamId: number) => {
-      byCamera.delete(webcamId);
-      for (const listener of listeners) listener(webcamId);
-    };
 
     app.decorate('onLayersChange', (listener: (webcamId: number) => void) => {
       listeners.push(listener);
@@ -38,64 +40,37 @@ export default fp(
       }
       return (await layers).filter((l) => l.url === url);
     });
-
-    async function fetchImage(layerId: number): Promise<Buffer | null> {
-      const pieces: Buffer[] = [];
-      let offset = 0;
-      for (;;) {
-        const chunk = await app.bus.request<LayerImageChunk | null>(
-          SUBJECTS.layerImage,
-          { layerId, offset },
-          { timeoutMs: 10_000 },
-        );
-        if (!chunk) return null;
-        const piece = Buffer.from(chunk.data, 'base64');
-        pieces.push(piece);
-        offset += piece.length;
-        if (offset >= chunk.total || piece.length < LAYER_IMAGE_CHUNK_BYTES) return Buffer.concat(pieces);
+    app.decorate('forgetLayers', (webcamIds: number[]) => {
+      for (const webcamId of webcamIds) {
+        byCamera.delete(webcamId);
+        for (const listener of listeners) listener(webcamId);
       }
-    }
-
-    const subscription = await app.bus.consume<LayerChanged>(
-      async (message) => {
-        const { layer, imageHash, deleted } = message.data;
-        if (deleted) {
-          await db.deleteFrom('layers').where('id', '=', layer.id).execute();
-        } else {
-          const known = await db.selectFrom('layers').select('imageHash').where('id', '=', layer.id).executeTakeFirst();
-          const meta = {
-            url: layer.url,
-            cameraId: layer.cameraId,
-            level: layer.level,
-            cron: layer.cron,
-            enabled: layer.enabled,
-          };
-          if (known?.imageHash === imageHash) {
-            await db.updateTable('layers').set(meta).where('id', '=', layer.id).execute();
-          } else {
-            const image = await fetchImage(layer.id);
-            // Deleted since: its deletion follows as an event of its own.
-            if (image) {
-              await db
-                .insertInto('layers')
-                .values({ id: layer.id, ...meta, image, imageHash })
-                .onConflict((oc) => oc.column('id').doUpdateSet({ ...meta, image, imageHash }))
-                .execute();
-            }
-          }
-        }
-        await app.bus.publish(LAYERS_APPLIED, { webcamIds: [layer.cameraId] });
-        message.ack();
-      },
-      { durable: 'svc-imaging-layers', filter: SUBJECTS.layerChanged },
-    );
-    const applied = await app.bus.subscribe<{ webcamIds: number[] }>(LAYERS_APPLIED, (message) => {
-      for (const webcamId of message.data.webcamIds ?? []) forget(webcamId);
     });
-    app.addHook('onClose', async () => {
-      await subscription.unsubscribe();
-      await applied.unsubscribe();
+    app.decorate('applyLayerChange', async ({ layer, imageHash, deleted }, fetchImage) => {
+      if (deleted) {
+        await db.deleteFrom('layers').where('id', '=', layer.id).execute();
+        return;
+      }
+      const known = await db.selectFrom('layers').select('imageHash').where('id', '=', layer.id).executeTakeFirst();
+      const meta = {
+        url: layer.url,
+        cameraId: layer.cameraId,
+        level: layer.level,
+        cron: layer.cron,
+        enabled: layer.enabled,
+      };
+      if (known?.imageHash === imageHash) {
+        await db.updateTable('layers').set(meta).where('id', '=', layer.id).execute();
+        return;
+      }
+      const image = await fetchImage(layer.id);
+      if (!image) return;
+      await db
+        .insertInto('layers')
+        .values({ id: layer.id, ...meta, image, imageHash })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ ...meta, image, imageHash }))
+        .execute();
     });
   },
-  { name: 'layer-store', dependencies: ['database'] },
+  { name: 'layer-store' },
 );

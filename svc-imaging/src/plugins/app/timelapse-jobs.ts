@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CameraRow, TimelapseLevel, TimelapseRow } from '../../database.ts';
 import type { ImagingOptions } from '../../options.ts';
-import { DEFAULT_RETENTION_DAYS } from '../../prune.ts';
+import { DEFAULT_RETENTION_DAYS } from '../../capture/prune.ts';
 import {
   DEFAULT_TIMELAPSE_TODAY_MINUTES,
   dayOf,
@@ -34,7 +34,7 @@ export default fp(
   async (app: FastifyInstance, options: ImagingOptions) => {
     const repository = app.timelapseRepository;
     const context: TimelapseContext = {
-      db: app.captureContext.db,
+      captures: app.captureContext.captures,
       store: app.imageStore,
       repository,
       log: app.log,

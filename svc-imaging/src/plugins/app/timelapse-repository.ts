@@ -168,8 +168,8 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app: FastifyInstance) => {
-    app.decorate('timelapseRepository', createTimelapseRepository(app.db as Kysely<Database>));
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
+    app.decorate('timelapseRepository', createTimelapseRepository(db));
   },
-  { name: 'timelapse-repository', dependencies: ['database'] },
+  { name: 'timelapse-repository' },
 );

@@ -9,7 +9,6 @@ import {
   PICTURE_TOO_LARGE_MESSAGE,
   POSITION_RULES,
   type Quality,
-  SUBJECTS,
 } from '@lakecams/contracts';
 import {
   ADMIN_ROLE,
@@ -26,23 +25,20 @@ import {
   unavailable,
 } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { Type } from 'typebox';
-import { announceImage, captureTick, imageOf } from '../../../capture.ts';
-import type { Database } from '../../../database.ts';
-import { createCameraDirectory } from '../../../plugins/app/camera-directory.ts';
-import { renderDemoImage } from '../../../demo-source.ts';
-import { resolveImageQuality } from '../../../quality-resolution.ts';
-import { PictureCache } from '../../../picture-cache.ts';
+import { captureTick, imageOf } from '../../../capture/capture-tick.ts';
+import { renderDemoImage } from '../../../capture/demo-source.ts';
+import { resolveImageQuality } from '../../../delivery/quality-resolution.ts';
+import { PictureCache } from '../../../delivery/picture-cache.ts';
 import {
   composeLayers,
   isEmptySelection,
   type LayerSelection,
   selectionKey,
   selectLayers,
-} from '../../../layer-composition.ts';
+} from '../../../delivery/layer-composition.ts';
 import { CONTENT_TYPES, FILE_EXTENSIONS, hasModernVariants, type PictureEncoding } from '../../../capture/formats.ts';
 import type { AccessBooking } from '../../../database.ts';
 import type { DeliveryState } from '../../../plugins/app/delivery-state.ts';
@@ -97,7 +93,6 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
   composedCacheBytes?: number;
   recentPicturesBytes?: number;
 }> = async (app, options) => {
-  const db = app.db as Kysely<Database>;
   await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES, files: 1, fields: 0 } });
   const cache = new PictureCache(options.composedCacheBytes, pictureCacheLookups(app.metrics, 'composed'));
   app.onLayersChange((webcamId) => cache.forgetCamera(webcamId));
@@ -143,8 +138,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     const principal = request.principal;
     if (!principal) return false;
     if (principal.roles.includes(ADMIN_ROLE) && principal.actingUserId === principal.userId) return true;
-    return app.bus
-      .request<boolean>(SUBJECTS.pageOwned, { userId: principal.actingUserId, url: page }, { timeoutMs: 3000 })
+    return app
+      .pageOwned(principal.actingUserId, page)
       .then((owned) => owned === true)
       .catch(unavailable('Page owners cannot be read right now, please retry'));
   }
@@ -167,13 +162,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     namedCaptures.set(state, known);
     const cached = known.get(imageName);
     if (cached) return cached;
-    const lookup = db
-      .selectFrom('captures')
-      .select(['name', 'width', 'contentHash'])
-      .where('webcamId', '=', state.camera.webcamId)
-      .where('status', '=', 'done')
-      .where('name', '=', imageName)
-      .executeTakeFirst();
+    const lookup = app.captures.named(state.camera.webcamId, imageName);
     if (known.size < NAMED_CAPTURES_PER_STATE) {
       known.set(imageName, lookup);
       lookup.catch(() => known.delete(imageName));
@@ -442,20 +431,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       // The position holds from that minute on and is the camera's at once: a later minute would say otherwise.
       if (name > imageNameOf(new Date(Date.now() + CLOCK_SKEW_MS)))
         return reply.code(400).send(errorBody(400, `body/name lies in the future: ${name} has no picture yet`));
-      const camera = await db.transaction().execute(async (trx) => {
-        const camera = await createCameraDirectory(trx).setPosition(webcamId, { lat, lng, direction });
-        if (!camera) return undefined;
-        const updated = await trx
-          .updateTable('captures')
-          .set({ lat, lng, direction })
-          .where('webcamId', '=', webcamId)
-          .where('name', '>=', name)
-          .where('status', '=', 'done')
-          .returning('name')
-          .execute();
-        for (const { name: imageName } of updated) await announceImage(trx, imageOf(camera, imageName));
-        return camera;
-      });
+      const camera = await app.captures.movePosition(webcamId, name, { lat, lng, direction }, imageOf);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${webcamId}`));
       return replyTrue(reply);
     },

@@ -2,12 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { imageNameOf, isValidCameraName, QUALITIES } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, mediaResponse } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../../database.ts';
 import { zoomLevelRefusal } from '../../../delivery/zoom-access.ts';
 import { deepZoomDescriptor, tileAt, type ZoomPicture } from '../../../delivery/zoom-tiles.ts';
-import { resolveImageQuality } from '../../../quality-resolution.ts';
+import { resolveImageQuality } from '../../../delivery/quality-resolution.ts';
 
 const MOMENT = /^\d{12}$/;
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
@@ -21,7 +19,6 @@ const refusals = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: Er
 
 /** Deep-zoom descriptor and tiles of one picture, at a level the caller is entitled to (Deep Zoom layout). */
 const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.db as Kysely<Database>;
   const zoomTiles = app.captureContext.zoomTiles;
   if (!zoomTiles) throw new Error('svc-imaging needs a folder for deep-zoom tiles');
   const tiles = zoomTiles;
@@ -40,13 +37,7 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const level = (request.query as { level: (typeof QUALITIES)[number] }).level;
     const state = await app.deliveryState(cameraName);
     if (!state) return refuse(404, `Unknown camera ${cameraName}`);
-    const capture = await db
-      .selectFrom('captures')
-      .select(['name', 'contentHash'])
-      .where('webcamId', '=', state.camera.webcamId)
-      .where('status', '=', 'done')
-      .where('name', '=', moment)
-      .executeTakeFirst();
+    const capture = await app.captures.named(state.camera.webcamId, moment);
     if (!capture) return refuse(404, `No image ${moment} of ${cameraName}`);
     const referer = request.headers.referer ?? null;
     const { quality } = resolveImageQuality(state.access, {

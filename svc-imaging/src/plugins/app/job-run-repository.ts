@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database.ts';
+
+/** The `job_runs` table: daily jobs (pruning) claimed by one replica per day, with their outcome. */
+export function createJobRunRepository(db: Kysely<Database>) {
+  return {
+    /** The run of `job` for `tick`, claimed by `replicaId`; undefined when another replica has it. */
+    claim: (job: string, tick: string, replicaId: string) =>
+      db
+        .insertInto('jobRuns')
+        .values({ job, tick, status: 'running', claimedBy: replicaId })
+        .onConflict((oc) => oc.columns(['job', 'tick']).doNothing())
+        .returning('id')
+        .executeTakeFirst(),
+    async finish(id: number, outcome: { durationMs: number } & ({ detail: string } | { error: string })) {
+      const status = 'error' in outcome ? 'failed' : 'done';
+      await db
+        .updateTable('jobRuns')
+        .set({ status, ...outcome })
+        .where('id', '=', id)
+        .execute();
+    },
+    latest: (job: string, limit: number) =>
+      db
+        .selectFrom('jobRuns')
+        .select(['tick', 'status', 'startedAt', 'durationMs', 'error', 'detail'])
+        .where('job', '=', job)
+        .orderBy('startedAt', 'desc')
+        .limit(limit)
+        .execute(),
+  };
+}
+
+export type JobRunRepository = ReturnType<typeof createJobRunRepository>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobRuns: JobRunRepository;
+  }
+}
+
+export default fp(
+  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
+    app.decorate('jobRuns', createJobRunRepository(db));
+  },
+  { name: 'job-run-repository' },
+);
