@@ -16,7 +16,11 @@ export default defineConfig({
         test: {
           name: 'unit-dom',
           environment: 'jsdom',
-          include: ['{shell,mf-*}/test/**/*.test.{ts,tsx}', 'libs/session/test/**/*.test.{ts,tsx}'],
+          include: [
+            '{shell,mf-*}/test/**/*.test.{ts,tsx}',
+            'libs/session/test/**/*.test.{ts,tsx}',
+            'libs/ui-kit/test/**/*.test.{ts,tsx}',
+          ],
           exclude: ['**/node_modules/**'],
           setupFiles: ['./vitest.dom-setup.ts'],
           testTimeout: 30_000,
