@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import { announceUser } from '@lakecams/svc-identity/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
@@ -52,16 +53,19 @@ describe('administration screens (Chromium)', () => {
     browser = await launchChromium();
     // A user who registered earlier (registration itself is the account test's subject).
     const identity = portal.services.identity;
-    const user = await identity.users.insert({
-      userName: REFERER_USER.username,
-      email: REFERER_USER.email,
-      firstName: 'Paula',
-      lastName: 'Partner',
-      phoneNumber: '055 111 22 33',
-      passwordHash: await hashPassword(REFERER_USER.password),
-      emailConfirmed: true,
+    const passwordHash = await hashPassword(REFERER_USER.password);
+    await identity.users.transaction(async (users, trx) => {
+      const user = await users.insert({
+        userName: REFERER_USER.username,
+        email: REFERER_USER.email,
+        firstName: 'Paula',
+        lastName: 'Partner',
+        phoneNumber: '055 111 22 33',
+        passwordHash,
+        emailConfirmed: true,
+      });
+      await announceUser(trx, user.id, 'created');
     });
-    await identity.db.transaction().execute((trx) => identity.announceUser(trx, user.id, 'created'));
   });
 
   afterAll(async () => {

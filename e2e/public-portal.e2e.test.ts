@@ -1,14 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type CameraListItem, type Image, imageNameOf, SITE_NAME } from '@lakecams/contracts';
+import { createKysely } from '@lakecams/service-kit';
+import type { Database as ImagingDatabase } from '@lakecams/svc-imaging/testing';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { type CaptureContext, captureTick } from '../svc-imaging/src/capture.ts';
+import { type CaptureContext, captureTick } from '../svc-imaging/src/capture/capture-tick.ts';
 import type { CameraRow } from '../svc-imaging/src/database.ts';
-import { renderDemoImage } from '../svc-imaging/src/demo-source.ts';
+import { renderDemoImage } from '../svc-imaging/src/capture/demo-source.ts';
 import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { antiForgeryOf } from './portal-api.ts';
 import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
@@ -77,16 +79,20 @@ describe('the public portal in Chromium', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     // The history backfill renders pictures in this process: let it finish before timing pages.
-    const imaging = portal.services.imaging as unknown as Imaging;
-    let done = -1;
-    for (let stable = 0; stable < 3 && Date.now() < deadline; ) {
-      const { count } = await imaging.captureContext.db
-        .selectFrom('captures')
-        .select((eb) => eb.fn.countAll<string>().as('count'))
-        .executeTakeFirstOrThrow();
-      stable = Number(count) === done ? stable + 1 : 0;
-      done = Number(count);
-      await new Promise((resolve) => setTimeout(resolve, 700));
+    const imagingDb = createKysely<ImagingDatabase>({ connectionString: portal.databaseUrls.imaging });
+    try {
+      let done = -1;
+      for (let stable = 0; stable < 3 && Date.now() < deadline; ) {
+        const { count } = await imagingDb
+          .selectFrom('captures')
+          .select((eb) => eb.fn.countAll<string>().as('count'))
+          .executeTakeFirstOrThrow();
+        stable = Number(count) === done ? stable + 1 : 0;
+        done = Number(count);
+        await new Promise((resolve) => setTimeout(resolve, 700));
+      }
+    } finally {
+      await imagingDb.destroy();
     }
   });
 

@@ -1,13 +1,16 @@
 import { type BestOf, type CameraBestOf, imageNameOf, SERVICES } from '@lakecams/contracts';
+import { createKysely } from '@lakecams/service-kit';
 import { createTestClient, TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import type { Database } from '@lakecams/svc-imaging/testing';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CaptureContext, captureTick } from '../../svc-imaging/src/capture.ts';
-import { renderDemoImage } from '../../svc-imaging/src/demo-source.ts';
-import { pruneImages } from '../../svc-imaging/src/prune.ts';
+import { type CaptureContext, captureTick } from '../../svc-imaging/src/capture/capture-tick.ts';
+import { renderDemoImage } from '../../svc-imaging/src/capture/demo-source.ts';
+import { pruneImages } from '../../svc-imaging/src/capture/prune.ts';
 import { type RunningPortal, startPortal } from '../portal.ts';
 
 const CAMERA = 'Richterswil';
@@ -19,6 +22,8 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
   let portal: RunningPortal;
   let dataDir: string;
   let context: CaptureContext;
+  /** svc-imaging's database as the test looks into it. */
+  let imagingDb: Kysely<Database>;
   const anonymous = () => createTestClient(portal.url);
 
   beforeAll(async () => {
@@ -34,10 +39,12 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
       schedule: false,
       demoBackfillMinutes: 30,
     });
-    context = (portal.services.imaging as unknown as { captureContext: CaptureContext }).captureContext;
+    context = portal.services.imaging.captureContext;
+    imagingDb = createKysely<Database>({ connectionString: portal.databaseUrls.imaging });
   });
 
   afterAll(async () => {
+    await imagingDb?.destroy();
     await portal?.close();
     await databases.dropAll(SERVICES);
     await rm(dataDir, { recursive: true, force: true });
@@ -45,7 +52,7 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
 
   /** The camera's captures of a day in svc-imaging, with their scores. */
   const capturesOf = async (webcamId: number, day: string) =>
-    context.db
+    imagingDb
       .selectFrom('captures')
       .select(['name', 'score'])
       .where('webcamId', '=', webcamId)
@@ -55,7 +62,7 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
       .orderBy('name')
       .execute();
   const cameraRow = async () => {
-    const row = () => context.db.selectFrom('cameras').selectAll().where('name', '=', CAMERA).executeTakeFirst();
+    const row = () => imagingDb.selectFrom('cameras').selectAll().where('name', '=', CAMERA).executeTakeFirst();
     // svc-imaging learns the demo cameras from svc-webcam's events.
     await expect.poll(row, { timeout: 60_000 }).toBeDefined();
     return (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>;
@@ -136,7 +143,7 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
     // svc-imaging hears the choice and keeps that picture forever.
     await expect
       .poll(() =>
-        context.db
+        imagingDb
           .selectFrom('bestOfChoices')
           .select('name')
           .where('webcamId', '=', camera.webcamId)
@@ -149,7 +156,7 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
     expect(back.json).toMatchObject({ chosenBy: 'score' });
     expect(back.json).toEqual((await anonymous().get(`/api/Webcam/GetBestOf?name=${CAMERA}&day=${day}`)).json);
     await expect
-      .poll(() => context.db.selectFrom('bestOfChoices').select('name').where('day', '=', today).executeTakeFirst())
+      .poll(() => imagingDb.selectFrom('bestOfChoices').select('name').where('day', '=', today).executeTakeFirst())
       .toBeUndefined();
   });
 

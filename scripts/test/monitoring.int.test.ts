@@ -3,7 +3,7 @@ import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { camerasHealth, offlineReason } from '../../svc-imaging/src/camera-health.ts';
+import { camerasHealth, offlineReason } from '../../svc-imaging/src/delivery/camera-health.ts';
 import { DEMO_CAMERAS } from '../../svc-webcam/src/demo-cameras.ts';
 import { type RunningPortal, startPortal } from '../portal.ts';
 
@@ -248,18 +248,20 @@ describe('the dashboard and the alert rules, against the metrics a running porta
 
   it('counts offline cameras by the rule the job dashboard and the offline layers use', async () => {
     const imaging = portal.services.imaging;
-    const db = imaging.captureContext.db;
+    const captures = imaging.captures;
     const cameras = await imaging.cameraDirectory.list();
     const dayLater = new Date(Date.now() + 24 * 60 * 60_000);
     // Now every camera has delivered; a day later every one is silent.
     for (const at of [new Date(), dayLater]) {
-      const health = await camerasHealth(db, at);
+      const health = await camerasHealth(captures, at);
       expect(health.map((camera) => camera.name).sort()).toEqual(cameras.map((camera) => camera.name).sort());
       for (const camera of cameras) {
         const judged = health.find((h) => h.name === camera.name)?.offline;
-        expect(judged, camera.name).toBe(await offlineReason(db, camera, at));
+        expect(judged, camera.name).toBe(await offlineReason(captures, camera, at));
       }
     }
-    expect(new Set((await camerasHealth(db, dayLater)).map((camera) => camera.offline))).toEqual(new Set(['silent']));
+    expect(new Set((await camerasHealth(captures, dayLater)).map((camera) => camera.offline))).toEqual(
+      new Set(['silent']),
+    );
   });
 });

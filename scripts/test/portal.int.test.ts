@@ -1,7 +1,9 @@
 import { type CameraListItem, SERVICES } from '@lakecams/contracts';
+import { ImageCaptured } from '@lakecams/contracts/messages';
 import { buildGateway, type ServiceTargets } from '@lakecams/gateway';
 import {
   buildServiceApp,
+  createKysely,
   createLogger,
   generateSigningKeys,
   publishEvent,
@@ -14,6 +16,7 @@ import {
   TEST_DATABASE_SERVER,
   testDatabasePrefix,
 } from '@lakecams/service-kit/testing';
+import type { Database as ImagingDatabase } from '@lakecams/svc-imaging/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,9 +193,13 @@ describe('embedded portal: gateway and four services in one process, real Postgr
     const [camera] = (await (await fetch(`${portal.url}/api/Webcam/GetCameras?name=Richterswil`)).json()) as {
       id: number;
     }[];
-    const image = { webcamId: camera?.id, name: '209901010000', lat: 47.2, lng: 8.7, direction: 10 };
-    // As svc-imaging announces a capture; open pages hear of it once svc-webcam's list shows it.
-    await portal.services.imaging.db.transaction().execute((trx) => publishEvent(trx, 'imaging.image.captured', image));
+    if (!camera) throw new Error('Richterswil is not listed');
+    const image = { webcamId: camera.id, name: '209901010000', lat: 47.2, lng: 8.7, direction: 10 };
+    // As svc-imaging announces a capture (its outbox, in its database); open pages hear of it once svc-webcam's
+    // list shows it.
+    const imagingDb = createKysely<ImagingDatabase>({ connectionString: portal.databaseUrls.imaging });
+    onTestFinished(() => imagingDb.destroy());
+    await imagingDb.transaction().execute((trx) => publishEvent(trx, ImageCaptured, image));
     let received = '';
     // Other demo pictures may arrive first.
     while (!received.includes(JSON.stringify(image))) {
