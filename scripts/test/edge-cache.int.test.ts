@@ -1,5 +1,6 @@
+import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
 import { type Bus, createNatsBus } from '@lakecams/bus';
-import { ACCESS_COOKIE, imageNameOf, SUBJECTS } from '@lakecams/contracts';
+import { ACCESS_COOKIE, imageNameOf } from '@lakecams/contracts';
 import { buildGateway } from '@lakecams/gateway';
 import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase, freePort, TEST_NATS_URL } from '@lakecams/service-kit/testing';
@@ -130,7 +131,7 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
       [1, 'Seesicht'],
       [2, 'Hafen'],
     ] as const) {
-      await bus.publishEvent(SUBJECTS.cameraUpserted, {
+      await bus.publishEvent(CameraUpserted.subject, {
         id,
         name,
         pattern: 'http://127.0.0.1:9/x.jpg',
@@ -140,7 +141,7 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
         webcamType: 'STATIC',
       });
     }
-    await bus.publishEvent(SUBJECTS.accessChanged, {
+    await bus.publishEvent(AccessChanged.subject, {
       webcamId: 1,
       permittedUserIds: [],
       configurations: [

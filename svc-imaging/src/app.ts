@@ -10,7 +10,6 @@ import capturePipeline from './plugins/app/capture-pipeline.ts';
 import captureRepository from './plugins/app/capture-repository.ts';
 import deliveryState from './plugins/app/delivery-state.ts';
 import jobRunRepository from './plugins/app/job-run-repository.ts';
-import jobsRepository from './plugins/app/jobs-repository.ts';
 import layerStore from './plugins/app/layer-store.ts';
 import timelapseJobs from './plugins/app/timelapse-jobs.ts';
 import timelapseRepository from './plugins/app/timelapse-repository.ts';
@@ -37,7 +36,6 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
     await app.register(bestOfChoiceRepository, { db });
     await app.register(layerStore, { db });
     await app.register(timelapseRepository, { db });
-    await app.register(jobsRepository, { db });
     // Capture, then delivery.
     await app.register(capturePipeline, options);
     await app.register(deliveryState);

@@ -1,5 +1,6 @@
+import { CameraUpserted } from '@lakecams/contracts/messages';
 import { type Bus, createNatsBus, type Subscription } from '@lakecams/bus';
-import { SUBJECTS, type Webcam } from '@lakecams/contracts';
+import { type Webcam } from '@lakecams/contracts';
 import {
   ADMIN_ROLE,
   buildServiceApp,
@@ -109,7 +110,7 @@ describe('svc-webcam killed after a commit, before its relay: the event arrives 
         delivered.push(message.data);
         message.ack();
       },
-      { durable: 'crash-test-upserts', filter: SUBJECTS.cameraUpserted },
+      { durable: 'crash-test-upserts', filter: CameraUpserted.subject },
     );
     await startWebcam();
     webcamDb = createKysely<unknown>({ connectionString: databases.urlOf('webcam') });
@@ -150,9 +151,9 @@ describe('svc-webcam killed after a commit, before its relay: the event arrives 
     const event = delivered.find((e) => e.name === 'Absturz') as Webcam;
     const before = await imaging.cameraDirectory.byName('Absturz');
     expect(before).toMatchObject({ webcamId: event.id, name: 'Absturz', intervalMin: 10 });
-    await testBus.publishEvent(SUBJECTS.cameraUpserted, event);
+    await testBus.publishEvent(CameraUpserted.subject, event);
     // svc-imaging applies camera events in order: the marker after the copy shows the copy was applied.
-    await testBus.publishEvent(SUBJECTS.cameraUpserted, { ...camera('Marke'), id: 999_999 });
+    await testBus.publishEvent(CameraUpserted.subject, { ...camera('Marke'), id: 999_999 });
     await eventually(imagingKnows('Marke'), 'svc-imaging to apply the copy and the marker');
     expect(await imaging.cameraDirectory.byName('Absturz')).toEqual(before);
     expect((await imaging.cameraDirectory.list()).filter((row) => row.webcamId === event.id)).toHaveLength(1);

@@ -36,8 +36,14 @@ export function createCameraDirectory(db: Kysely<Database>) {
     list() {
       return db.selectFrom('cameras').selectAll().orderBy('name').execute();
     },
-    async setPosition(webcamId: number, position: { lat: number; lng: number; direction: number }) {
-      return db.updateTable('cameras').set(position).where('webcamId', '=', webcamId).returningAll().executeTakeFirst();
+    /** False when there is no such camera. */
+    async setPaused(webcamId: number, paused: boolean): Promise<boolean> {
+      const updated = await db
+        .updateTable('cameras')
+        .set({ paused })
+        .where('webcamId', '=', webcamId)
+        .executeTakeFirst();
+      return Boolean(updated.numUpdatedRows);
     },
   };
 }

@@ -274,6 +274,38 @@ export function createCaptureRepository(db: Kysely<Database>) {
         .orderBy('latest.captureName', 'desc')
         .execute(),
 
+    /** The latest failed captures with their camera's name, newest first: the job dashboard. */
+    recentFailures: (limit: number) =>
+      db
+        .selectFrom('captures')
+        .innerJoin('cameras', 'cameras.webcamId', 'captures.webcamId')
+        .select([
+          'cameras.name as camera',
+          'captures.name as tick',
+          'captures.startedAt',
+          'captures.error',
+          'captures.attempt',
+        ])
+        .where('captures.status', '=', 'failed')
+        .orderBy('captures.startedAt', 'desc')
+        .limit(limit)
+        .execute(),
+
+    /**
+     * Forget a failed attempt at the camera's capture since `since`, so that the next attempt can claim the
+     * minute; resolves its attempt number, 0 when there was none.
+     */
+    async dropFailedAttempt(webcamId: number, since: Date): Promise<number> {
+      const failed = await db
+        .deleteFrom('captures')
+        .where('webcamId', '=', webcamId)
+        .where('status', '=', 'failed')
+        .where('startedAt', '>=', since)
+        .returning('attempt')
+        .executeTakeFirst();
+      return failed?.attempt ?? 0;
+    },
+
     /** Each camera's latest capture (the newest tick), by camera id: the job dashboard. */
     async lastRuns() {
       const runs = await db

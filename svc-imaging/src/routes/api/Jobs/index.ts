@@ -12,6 +12,7 @@ import { Cron } from 'croner';
 import { type TSchema, Type } from 'typebox';
 import { captureTick } from '../../../capture/capture-tick.ts';
 import { cronPatternFor } from '../../../capture/scheduler.ts';
+import { offlineReason } from '../../../delivery/camera-health.ts';
 import { DASHBOARD_FRAME } from './dashboard-frame.ts';
 
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
@@ -91,7 +92,6 @@ const CaptureResult = Type.Union([
 
 /** The job dashboard's data and actions: schedules, last runs, failures, pruning; retry now, pause, resume (Admin). */
 const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const jobs = app.jobsRepository;
   const admin = app.requireRole(ADMIN_ROLE);
 
   app.get(
@@ -118,9 +118,9 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (_request, reply) => {
       const [cameras, lastRuns, failures, prunes] = await Promise.all([
         app.cameraDirectory.list(),
-        jobs.lastRuns(),
-        jobs.recentFailures(20),
-        jobs.recentPrunes(5),
+        app.captures.lastRuns(),
+        app.captures.recentFailures(20),
+        app.jobRuns.latest('prune', 5),
       ]);
       return reply.header('cache-control', 'no-store').send({
         generatedAt: new Date().toISOString(),
@@ -133,7 +133,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
               name: camera.name,
               intervalMin: camera.intervalMin,
               paused: camera.paused,
-              offline: await jobs.offlineReason(camera),
+              offline: await offlineReason(app.captures, camera),
               nextRun: new Cron(cronPatternFor(camera.intervalMin), { paused: true }).nextRun()?.toISOString() ?? null,
               lastRun: lastRun ? { ...lastRun, startedAt: lastRun.startedAt.toISOString() } : null,
             };
@@ -162,7 +162,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tick = new Date();
       tick.setSeconds(0, 0);
       // A failed attempt of this minute is replaced by the next attempt.
-      const attempt = (await jobs.dropFailedAttempt(camera.webcamId, tick)) + 1;
+      const attempt = (await app.captures.dropFailedAttempt(camera.webcamId, tick)) + 1;
       const result = await captureTick(app.captureContext, camera, tick, attempt);
       if (result.outcome === 'skipped')
         return reply.code(409).send(errorBody(409, 'This camera was captured this minute already'));
@@ -186,7 +186,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request, reply) => {
-        if (!(await jobs.setPaused(request.query.webcamId, paused)))
+        if (!(await app.cameraDirectory.setPaused(request.query.webcamId, paused)))
           return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
         return replyTrue(reply);
       },
