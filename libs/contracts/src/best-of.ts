@@ -1,6 +1,6 @@
 import type { Image } from './domain.ts';
 
-/** `imaging.image.captured`: a stored picture with its quality score (0–100, 0 when frozen). */
+/** The `ImageCaptured` event: a stored picture with its quality score (0–100, 0 when frozen). */
 export interface CapturedImage extends Image {
   score?: number | null;
 }

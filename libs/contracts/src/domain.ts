@@ -68,7 +68,7 @@ export const NEW_LAYER_CRON = '* * * * *';
 /** At most 60 advertisements (TIME layers) per camera, as the price list promises. */
 export const MAX_TIME_LAYERS_PER_CAMERA = 60;
 
-/** One piece of a layer image answered on `referer.layer.image`; bus messages stay well under 1 MB. */
+/** One piece of a layer image answered to a `LayerImage` request; bus messages stay well under 1 MB. */
 export interface LayerImageChunk {
   total: number;
   /** Base64 of the bytes from the asked offset. */
