@@ -38,6 +38,18 @@ export default defineConfig({
       },
       {
         test: {
+          // The services' suites again, on the NATS server instead of the in-process bus (createTestBus).
+          name: 'integration-nats',
+          environment: 'node',
+          include: ['svc-*/test/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**'],
+          env: { TEST_BUS: 'nats' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           environment: 'node',
           // Pages on a busy 2-core machine can take seconds; polls wait for them, assertions stay the same.

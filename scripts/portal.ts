@@ -10,6 +10,7 @@ import {
 import {
   buildServiceApp,
   createLogger,
+  freePort,
   generateSigningKeys,
   loadConfig,
   loadOrCreateSecret,
@@ -25,7 +26,6 @@ import {
   loadImagingConfig,
 } from '@lakecams/svc-imaging';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -78,16 +78,6 @@ export interface RunningPortal {
 
 const REPOSITORY_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** Each service's options in a one-machine run (embedded, or services started by tests). */
 export function serviceOptionsFor(

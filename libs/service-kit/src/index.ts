@@ -39,6 +39,7 @@ export {
 export { NATIVE_MEMORY_ENV } from './native-memory.ts';
 export { createLogger, type LogFormat, listenWithGrace, logFormatFrom, prettyStream } from './server.ts';
 export { runService } from './run-service.ts';
+export { freePort } from './free-port.ts';
 export {
   generateSigningKeys,
   loadOrCreateSecret,

@@ -1,6 +1,8 @@
 import { ANTI_FORGERY_SESSION_COOKIE, XSRF_COOKIE, XSRF_HEADER } from '@lakecams/contracts';
+import { type Bus, createInProcessBus, createNatsBus } from '@lakecams/bus';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { dropDatabase, ensureDatabase, withDatabase } from './database-url.ts';
 
 /** The machine's PostgreSQL used by integration tests (trust auth on loopback). */
@@ -119,14 +121,53 @@ export function createTestClient(baseUrl: string) {
 export type TestClient = ReturnType<typeof createTestClient>;
 
 /** A port nothing listens on right now (the system picks it), for a process a test starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+export { freePort } from './free-port.ts';
+
+/** The bus service integration tests run on: `TEST_BUS=nats` runs the same suites on the NATS server. */
+export const TEST_BUS: 'nats' | 'in-process' = process.env.TEST_BUS === 'nats' ? 'nats' : 'in-process';
+
+const quietBus = { info() {}, warn() {}, error() {} };
+
+/** Remove what a namespaced NATS bus (and object stores named with it) left on the test server. */
+export async function removeNatsNamespace(namespace: string, streams: string[] = []): Promise<void> {
+  const nc = await connect({ servers: TEST_NATS_URL });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for (const stream of [`LAKECAMS_${namespace}`, ...streams]) await jsm.streams.delete(stream).catch(() => false);
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * A bus for one test file: in-process, or with `TEST_BUS=nats` a connection to the test NATS server in a
+ * namespace of its own, removed by `close()`. `open()` adds another connection to the same bus (a second
+ * replica); in-process it is the same bus.
+ */
+export async function createTestBus(): Promise<{
+  bus: Bus;
+  kind: typeof TEST_BUS;
+  open(): Promise<Bus>;
+  close(): Promise<void>;
+}> {
+  if (TEST_BUS === 'in-process') {
+    const bus = createInProcessBus({ logger: quietBus });
+    return { bus, kind: TEST_BUS, open: async () => bus, close: () => bus.close() };
+  }
+  const namespace = `t${randomBytes(4).toString('hex')}`;
+  const connect = () => createNatsBus({ servers: TEST_NATS_URL, name: 'test', namespace, logger: quietBus });
+  const opened = [await connect()];
+  return {
+    bus: opened[0] as Bus,
+    kind: TEST_BUS,
+    open: async () => {
+      const bus = await connect();
+      opened.push(bus);
+      return bus;
+    },
+    close: async () => {
+      for (const bus of opened.splice(0)) await bus.close();
+      await removeNatsNamespace(namespace);
+    },
+  };
 }
