@@ -1,8 +1,7 @@
-import { imageNameOf } from '@lakecams/contracts';
-import type { FastifyRequest } from 'fastify';
-import { type CameraAccess, resolveImageQuality } from './quality-resolution.ts';
 
-const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
+import type { FastifyRequest } from 'fastify';
+import { isoDayOf } from './picture-delivery.ts';
+import { type CameraAccess, resolveImageQuality } from './quality-resolution.ts';
 
 /** The quality the request's caller is entitled to for a camera, and whether the answer is personal (not for shared caches). */
 export function callerQuality(request: FastifyRequest, access: CameraAccess | undefined) {
@@ -11,7 +10,7 @@ export function callerQuality(request: FastifyRequest, access: CameraAccess | un
     userId: request.principal?.actingUserId ?? null,
     roles: request.principal?.roles ?? [],
     referer,
-    today: isoDay(imageNameOf(new Date())),
+    today: isoDayOf(new Date()),
   });
   return { ...resolved, personal: request.principal !== null || referer !== null };
 }

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { imageNameOf, isValidCameraName, QUALITIES } from '@lakecams/contracts';
+import { isValidCameraName, QUALITIES } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, mediaResponse } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { zoomLevelRefusal } from '../../../delivery/zoom-access.ts';
 import { deepZoomDescriptor, tileAt, type ZoomPicture } from '../../../delivery/zoom-tiles.ts';
+import { isoDayOf } from '../../../delivery/picture-delivery.ts';
 import { resolveImageQuality } from '../../../delivery/quality-resolution.ts';
 
 const MOMENT = /^\d{12}$/;
-const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 const LevelQuery = Type.Object({
   level: Type.Union(
     QUALITIES.map((quality) => Type.Literal(quality)),
@@ -44,7 +44,7 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
       userId: request.principal?.actingUserId ?? null,
       roles: request.principal?.roles ?? [],
       referer,
-      today: isoDay(imageNameOf(new Date())),
+      today: isoDayOf(new Date()),
     });
     const refusal = zoomLevelRefusal(level, quality, request.principal !== null);
     if (refusal) return refuse(refusal.status, refusal.message);
