@@ -7,12 +7,10 @@ import { DEFAULT_TIMELAPSE_TODAY_MINUTES } from './timelapse/timelapse-maker.ts'
 
 /**
  * svc-imaging's settings from the environment, read by its own process (server.ts) and by the embedded
- * portal (`npm start`), so both keep pictures by the same tiers.
+ * portal (`npm start`), so both keep pictures by the same tiers; the portal decides the folder, schedule and demo.
  */
 export const ImagingConfigSchema = Type.Object({
-  NATS_URL: BaseConfigSchema.properties.NATS_URL,
-  BUS_NAMESPACE: BaseConfigSchema.properties.BUS_NAMESPACE,
-  NATS_STREAM_REPLICAS: BaseConfigSchema.properties.NATS_STREAM_REPLICAS,
+  ...BaseConfigSchema.properties,
   /** `files` (a folder; shared volume across hosts) or `nats` (JetStream object store on NATS_URL). */
   IMAGE_STORE: Type.Enum(['files', 'nats'], { default: 'files' }),
   DATA_DIR: Type.String({ default: './data' }),

@@ -1,4 +1,3 @@
-
 import type { FastifyRequest } from 'fastify';
 import { isoDayOf } from './picture-delivery.ts';
 import { type CameraAccess, resolveImageQuality } from './quality-resolution.ts';

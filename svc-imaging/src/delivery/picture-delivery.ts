@@ -1,7 +1,7 @@
 import { imageNameOf, type Quality } from '@lakecams/contracts';
 import { CONTENT_TYPES, FILE_EXTENSIONS, hasModernVariants, type PictureEncoding } from '../capture/formats.ts';
-import type { AccessBooking, LayerRow } from '../database.ts';
-import type { DeliveryState } from '../plugins/app/delivery-state.ts';
+import type { AccessBooking, CameraRow, LayerRow } from '../database.ts';
+import type { OfflineReason } from './camera-health.ts';
 import {
   composeLayers,
   isEmptySelection,
@@ -29,6 +29,14 @@ export const isoDayOf = (at: Date) => {
   const name = imageNameOf(at);
   return `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 };
+
+/** What serving a camera's pictures needs, kept in memory while nothing changed (plugins/app/delivery-state.ts). */
+export interface DeliveryState {
+  camera: CameraRow;
+  latest: { name: string; width: number | null; contentHash: string | null } | undefined;
+  offline: OfflineReason;
+  access: CameraAccess | undefined;
+}
 
 type Capture = NonNullable<DeliveryState['latest']>;
 

@@ -1,18 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type OfflineReason, offlineReason } from '../../delivery/camera-health.ts';
-import type { CameraRow } from '../../database.ts';
-import type { CameraAccess } from '../../delivery/quality-resolution.ts';
+import { offlineReason } from '../../delivery/camera-health.ts';
+import type { DeliveryState } from '../../delivery/picture-delivery.ts';
 
 /** A missed message costs at most this much staleness; "silent" cameras are judged by the clock. */
 const MAX_AGE_MS = 5_000;
 
-export interface DeliveryState {
-  camera: CameraRow;
-  latest: { name: string; width: number | null; contentHash: string | null } | undefined;
-  offline: OfflineReason;
-  access: CameraAccess | undefined;
-}
+export type { DeliveryState } from '../../delivery/picture-delivery.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
