@@ -18,13 +18,25 @@ import {
   type ServiceApp,
   withDatabase,
 } from '@lakecams/service-kit';
-import type { IdentityOptions } from '@lakecams/svc-identity';
+import {
+  type IdentityConfig,
+  type IdentityOptions,
+  identityOptionsFromConfig,
+  loadIdentityConfig,
+} from '@lakecams/svc-identity';
 import {
   type ImagingConfig,
   type ImagingOptions,
   imagingOptionsFromConfig,
   loadImagingConfig,
 } from '@lakecams/svc-imaging';
+import { loadRefererConfig, type RefererConfig, refererOptionsFromConfig } from '@lakecams/svc-referer';
+import {
+  loadWebcamConfig,
+  type WebcamConfig,
+  type WebcamServiceOptions,
+  webcamOptionsFromConfig,
+} from '@lakecams/svc-webcam';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +72,10 @@ export interface PortalOptions {
   schedule?: boolean;
   /** Minutes of demo history rendered for each empty demo camera at start (default 60). */
   demoBackfillMinutes?: number;
-  /** Where svc-imaging's settings (RETENTION_DAYS, ARCHIVE_DAYS, TIMELAPSE_TODAY_MINUTES, …) are read; process.env. */
+  /**
+   * Where the services' own settings (MAIL_FROM, RETENTION_DAYS, …; each service's config.ts) and the gateway's
+   * are read, as their processes read them in distributed mode; process.env by default.
+   */
   environment?: Record<string, string | undefined>;
 }
 
@@ -78,62 +93,92 @@ export interface RunningPortal {
 
 const REPOSITORY_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** Each service's settings, read by its own loader (the same as its process in distributed mode). */
+export interface ServiceConfigs {
+  identityConfig: IdentityConfig;
+  webcamConfig: WebcamConfig;
+  refererConfig: RefererConfig;
+  imagingConfig: ImagingConfig;
+}
 
-/** Each service's options in a one-machine run (embedded, or services started by tests). */
+/** Every service's settings from `env`; a wrong value throws a ConfigError naming the variable. */
+export function loadServiceConfigs(env: Record<string, string | undefined> = process.env): ServiceConfigs {
+  return {
+    identityConfig: loadIdentityConfig(env),
+    webcamConfig: loadWebcamConfig(env),
+    refererConfig: loadRefererConfig(env),
+    imagingConfig: loadImagingConfig(env),
+  };
+}
+
+/**
+ * Each service's options in a one-machine run (embedded, or services started by tests): what the services'
+ * own settings say, except what the portal decides itself (the folders under its data folder, its signing key
+ * and secrets, the demo, the URLs it knows once it has a port) and what its caller chose (`PortalOptions`).
+ */
 export function serviceOptionsFor(
   settings: Pick<
     PortalOptions,
-    'admin' | 'smtpUrl' | 'rateLimitPerMinute' | 'accessTokenTtlSeconds' | 'demoCameras'
-  > & {
-    jwtPrivateKey: string;
-    outboxDir: string;
-    publicUrl: () => string;
-    demoSourceUrl: string;
-    imageStoreDir: string;
-    onDemoAdminCreated?: IdentityOptions['onDemoAdminCreated'];
-    schedule?: boolean;
-    demoBackfillMinutes?: number;
-    /** svc-imaging's settings as its own process reads them (default: from process.env). */
-    imagingConfig?: ImagingConfig;
-  },
+    'admin' | 'smtpUrl' | 'rateLimitPerMinute' | 'accessTokenTtlSeconds' | 'demoCameras' | 'environment'
+  > &
+    Partial<ServiceConfigs> & {
+      jwtPrivateKey: string;
+      outboxDir: string;
+      publicUrl: () => string;
+      demoSourceUrl: string;
+      imageStoreDir: string;
+      onDemoAdminCreated?: IdentityOptions['onDemoAdminCreated'];
+      schedule?: boolean;
+      demoBackfillMinutes?: number;
+    },
 ): Record<ServiceName, object> {
-  const imagingConfig = settings.imagingConfig ?? loadImagingConfig();
-  const identity: IdentityOptions = {
+  // A config not given is read from the environment, as the service's own process reads it.
+  const env = settings.environment ?? process.env;
+  const identityConfig = settings.identityConfig ?? loadIdentityConfig(env);
+  const webcamConfig = settings.webcamConfig ?? loadWebcamConfig(env);
+  const refererConfig = settings.refererConfig ?? loadRefererConfig(env);
+  const imagingConfig = settings.imagingConfig ?? loadImagingConfig(env);
+  const demo = settings.demoCameras ?? true;
+
+  const identityFromConfig = identityOptionsFromConfig(identityConfig, {
     jwtPrivateKey: settings.jwtPrivateKey,
+    ...(settings.onDemoAdminCreated ? { onDemoAdminCreated: settings.onDemoAdminCreated } : {}),
+  });
+  const identity: IdentityOptions = {
+    ...identityFromConfig,
     publicUrl: settings.publicUrl,
     mail: {
-      smtpUrl: settings.smtpUrl,
+      ...identityFromConfig.mail,
       outboxDir: settings.outboxDir,
-      from: 'Seecam Zürichsee <noreply@seecam.example>',
-      operatorEmail: 'webcams@seecam.example',
+      ...(settings.smtpUrl ? { smtpUrl: settings.smtpUrl } : {}),
     },
-    captcha: { hmacSecret: randomBytes(32).toString('hex') },
-    admin: settings.admin,
+    ...(settings.admin ? { admin: settings.admin } : {}),
+    // Without a first administrator an empty database gets a demo admin, its password shown once.
     demoAdmin: true,
-    ...(settings.onDemoAdminCreated ? { onDemoAdminCreated: settings.onDemoAdminCreated } : {}),
     ...(settings.rateLimitPerMinute ? { rateLimitPerMinute: settings.rateLimitPerMinute } : {}),
     ...(settings.accessTokenTtlSeconds ? { accessTokenTtlSeconds: settings.accessTokenTtlSeconds } : {}),
   };
-  return {
-    identity,
-    webcam: { demoCameras: settings.demoCameras ?? true, demoSourceUrl: settings.demoSourceUrl },
-    referer: {},
-    // The tiers and clip timing as in distributed mode; the folder, schedules and demo follow the portal's options.
-    imaging: {
-      ...imagingOptionsFromConfig(imagingConfig),
-      storeDir: settings.imageStoreDir,
-      schedule: settings.schedule ?? true,
-      demoSource: settings.demoCameras ?? true,
-      demoBackfillMinutes: settings.demoBackfillMinutes ?? imagingConfig.DEMO_BACKFILL_MINUTES,
-    } satisfies ImagingOptions,
+  const webcam: WebcamServiceOptions = {
+    ...webcamOptionsFromConfig(webcamConfig),
+    demoCameras: demo,
+    demoSourceUrl: settings.demoSourceUrl,
   };
+  // The tiers and clip timing as in distributed mode; the folder, schedules and demo follow the portal's options.
+  const imaging: ImagingOptions = {
+    ...imagingOptionsFromConfig(imagingConfig),
+    storeDir: settings.imageStoreDir,
+    schedule: settings.schedule ?? true,
+    demoSource: demo,
+    demoBackfillMinutes: settings.demoBackfillMinutes ?? imagingConfig.DEMO_BACKFILL_MINUTES,
+  };
+  return { identity, webcam, referer: refererOptionsFromConfig(refererConfig), imaging };
 }
 
 /** Embedded mode: gateway and the four services in one process, one PostgreSQL, the in-process bus. */
 export async function startPortal(options: PortalOptions = {}): Promise<RunningPortal> {
   const logger = createLogger(options.logLevel ?? 'info');
   // Read before anything starts: a wrong value stops the start with its message, leaving nothing running.
-  const imagingConfig = loadImagingConfig(options.environment ?? process.env);
+  const serviceConfigs = loadServiceConfigs(options.environment ?? process.env);
   const gatewayConfig = loadConfig(GatewayConfigSchema, options.environment ?? process.env);
   const devRemoteOrigins = devRemoteOriginsFrom(gatewayConfig.DEV_REMOTE_ORIGINS);
   const host = options.host ?? '127.0.0.1';
@@ -156,18 +201,6 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const outboxDir = join(dataDir, 'outbox');
   let demoAdmin: RunningPortal['demoAdmin'] = null;
   let publicUrl = `http://localhost:${port}`;
-  const serviceOptions = serviceOptionsFor({
-    ...options,
-    jwtPrivateKey: signingKeys.privateKey,
-    outboxDir,
-    publicUrl: () => publicUrl,
-    demoSourceUrl: `http://127.0.0.1:${port}/api/Image/DemoSource`,
-    imageStoreDir: join(dataDir, 'images'),
-    imagingConfig,
-    onDemoAdminCreated: (credentials) => {
-      demoAdmin = credentials;
-    },
-  });
   const bus = createInProcessBus();
   const services = {} as Record<ServiceName, ServiceApp>;
   const databaseUrls = {} as Record<ServiceName, string>;
@@ -177,6 +210,19 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     await postgres?.stop();
   };
   try {
+    // Inside: a first administrator set in part stops the start here, and the embedded PostgreSQL with it.
+    const serviceOptions = serviceOptionsFor({
+      ...options,
+      jwtPrivateKey: signingKeys.privateKey,
+      outboxDir,
+      publicUrl: () => publicUrl,
+      demoSourceUrl: `http://127.0.0.1:${port}/api/Image/DemoSource`,
+      imageStoreDir: join(dataDir, 'images'),
+      ...serviceConfigs,
+      onDemoAdminCreated: (credentials) => {
+        demoAdmin = credentials;
+      },
+    });
     for (const service of SERVICES) {
       databaseUrls[service] = withDatabase(serverUrl, `${prefix}_${service}`);
       services[service] = await buildServiceApp(SERVICE_DEFINITIONS[service], {

@@ -22,6 +22,13 @@ import registerRoutes from './routes/api/Register/index.ts';
 import registerConfirmRoutes from './routes/api/RegisterConfirm/index.ts';
 
 export type { IdentityOptions } from './options.ts';
+export {
+  type IdentityConfig,
+  IdentityConfigSchema,
+  type IdentityRuntime,
+  identityOptionsFromConfig,
+  loadIdentityConfig,
+} from './config.ts';
 export { firstAdminFromEnvironment } from './plugins/app/first-admin.ts';
 
 /** svc-identity: users, roles, tokens, registration, feature codes, contact, and the mail they send. */

@@ -39,6 +39,8 @@ export interface IdentityOptions {
 }
 
 export const DEFAULTS = {
+  /** The portal's address in links of mails when none is configured (PUBLIC_URL). */
+  publicUrl: 'http://localhost:8080',
   accessTokenTtlSeconds: 15 * 60,
   refreshTokenTtlDays: 14,
   confirmationTtlHours: 48,

@@ -70,6 +70,8 @@ describe('svc-imaging configuration, one loader for its process and the embedded
     expect(() => loadImagingConfig({ ARCHIVE_DAYS: '0' })).toThrow(/Invalid configuration: ARCHIVE_DAYS/);
     expect(() => loadImagingConfig({ TIMELAPSE_TODAY_MINUTES: '-5' })).toThrow(/TIMELAPSE_TODAY_MINUTES/);
     expect(() => loadImagingConfig({ IMAGE_STORE: 's3' })).toThrow(/IMAGE_STORE/);
+    // The settings every service reads are checked by the same schema.
+    expect(() => loadImagingConfig({ NATS_STREAM_REPLICAS: '9' })).toThrow(/NATS_STREAM_REPLICAS/);
     expect(() => loadImagingConfig({ PICTURE_LINK_SECRET: 'short' })).toThrow(/PICTURE_LINK_SECRET/);
     expect(() => loadImagingConfig({ PICTURE_BASE_URL: 'https://pictures.example.org/path' })).toThrow(
       /PICTURE_BASE_URL/,

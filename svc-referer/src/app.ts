@@ -10,6 +10,14 @@ import refererAdministrationRoutes from './routes/api/Referer/administration.ts'
 import refererRoutes from './routes/api/Referer/index.ts';
 import layerRoutes from './routes/api/Referer/layers.ts';
 
+export {
+  type RefererConfig,
+  RefererConfigSchema,
+  type RefererOptions,
+  loadRefererConfig,
+  refererOptionsFromConfig,
+} from './config.ts';
+
 /** svc-referer: referer users, layers and the pages using the service. */
 export const refererService: ServiceDefinition<Record<never, never>, Database> = {
   name: 'referer',

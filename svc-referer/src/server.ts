@@ -1,4 +1,7 @@
-import { runService } from '@lakecams/service-kit';
+import { exitOnConfigError, runService } from '@lakecams/service-kit';
 import { refererService } from './app.ts';
+import { loadRefererConfig, refererOptionsFromConfig } from './config.ts';
 
-await runService(refererService);
+const options = exitOnConfigError(() => refererOptionsFromConfig(loadRefererConfig()));
+
+await runService(refererService, options);

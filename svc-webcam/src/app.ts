@@ -13,6 +13,7 @@ import bestOfRoutes from './routes/api/Webcam/best-of.ts';
 import webcamRoutes from './routes/api/Webcam/index.ts';
 
 export type WebcamServiceOptions = DemoSeedOptions;
+export { type WebcamConfig, WebcamConfigSchema, loadWebcamConfig, webcamOptionsFromConfig } from './config.ts';
 
 /** svc-webcam: cameras, their image metadata and the news text. */
 export const webcamService: ServiceDefinition<WebcamServiceOptions, Database> = {

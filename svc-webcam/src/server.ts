@@ -1,7 +1,7 @@
-import { runService } from '@lakecams/service-kit';
+import { exitOnConfigError, runService } from '@lakecams/service-kit';
 import { webcamService } from './app.ts';
+import { loadWebcamConfig, webcamOptionsFromConfig } from './config.ts';
 
-await runService(webcamService, {
-  demoCameras: process.env.DEMO_CAMERAS === 'true',
-  demoSourceUrl: process.env.DEMO_SOURCE_URL,
-});
+const options = exitOnConfigError(() => webcamOptionsFromConfig(loadWebcamConfig()));
+
+await runService(webcamService, options);

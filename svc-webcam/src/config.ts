@@ -1,0 +1,29 @@
+import { BaseConfigSchema, loadConfig } from '@lakecams/service-kit';
+import { type Static, Type } from 'typebox';
+import type { WebcamServiceOptions } from './app.ts';
+
+/**
+ * svc-webcam's settings from the environment, read by its own process (server.ts) and by the embedded
+ * portal (`npm start`), which decides the demo cameras and their source itself.
+ */
+export const WebcamConfigSchema = Type.Object({
+  ...BaseConfigSchema.properties,
+  /** Seed the demo cameras into an empty database. */
+  DEMO_CAMERAS: Type.Boolean({ default: false }),
+  /** Base URL of the demo picture source (svc-imaging's `/api/Image/DemoSource`, as browsers reach it). */
+  DEMO_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+});
+export type WebcamConfig = Static<typeof WebcamConfigSchema>;
+
+/** Defaults applied and values converted; a wrong value throws a ConfigError naming the variable. */
+export function loadWebcamConfig(env: Record<string, string | undefined> = process.env): WebcamConfig {
+  return loadConfig(WebcamConfigSchema, env);
+}
+
+/** The service options the settings stand for. */
+export function webcamOptionsFromConfig(config: WebcamConfig): WebcamServiceOptions {
+  return {
+    demoCameras: config.DEMO_CAMERAS,
+    ...(config.DEMO_SOURCE_URL ? { demoSourceUrl: config.DEMO_SOURCE_URL } : {}),
+  };
+}
