@@ -18,8 +18,6 @@ export const IdentityConfigSchema = Type.Object({
   PUBLIC_URL: Type.String({ default: DEFAULTS.publicUrl }),
   /** Mark the refresh cookie Secure (the portal is served over https). */
   COOKIE_SECURE: Type.Boolean({ default: false }),
-  /** Mails are written to `<DATA_DIR>/outbox` when no SMTP server is set. */
-  DATA_DIR: Type.String({ default: './data' }),
   SMTP_URL: Type.Optional(Type.String()),
   MAIL_FROM: Type.String({ default: 'Seecam Zürichsee <noreply@seecam.example>' }),
   /** Where contact messages go. */

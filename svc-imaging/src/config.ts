@@ -13,7 +13,6 @@ export const ImagingConfigSchema = Type.Object({
   ...BaseConfigSchema.properties,
   /** `files` (a folder; shared volume across hosts) or `nats` (JetStream object store on NATS_URL). */
   IMAGE_STORE: Type.Enum(['files', 'nats'], { default: 'files' }),
-  DATA_DIR: Type.String({ default: './data' }),
   IMAGE_STORE_DIR: Type.Optional(Type.String()),
   REPLICA_ID: Type.Optional(Type.String()),
   DEMO_SOURCE: Type.Boolean({ default: false }),

@@ -164,3 +164,6 @@ export function imageNameOf(date: Date, timeZone = 'Europe/Zurich'): string {
   return `${yyyy}${MM}${dd}${HH}${mm}`;
 }
 export const IMAGE_NAME_PATTERN = '^[0-9]{12}$';
+
+/** Where the built-in demo source serves a demo camera's picture (`<path><camera>.jpg`, embedded mode). */
+export const DEMO_SOURCE_PATH = '/api/Image/DemoSource/';

@@ -18,6 +18,8 @@ export const BaseConfigSchema = Type.Object({
   NATS_STREAM_REPLICAS: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
   /** PEM public key of svc-identity, to verify access tokens. */
   JWT_PUBLIC_KEY: Type.Optional(Type.String()),
+  /** Where a service keeps files of its own (mails without SMTP, pictures in the files store). */
+  DATA_DIR: Type.String({ default: './data' }),
 });
 export type BaseConfig = Static<typeof BaseConfigSchema>;
 

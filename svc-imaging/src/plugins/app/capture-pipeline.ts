@@ -1,3 +1,4 @@
+import { DEMO_SOURCE_PATH } from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hostname, tmpdir } from 'node:os';
@@ -28,8 +29,6 @@ declare module 'fastify' {
     captureScheduler: CaptureScheduler;
   }
 }
-
-export const DEMO_SOURCE_PATH = '/api/Image/DemoSource/';
 
 /** Capture schedules per camera, following camera changes; demo cameras get a first history at once. */
 export default fp(

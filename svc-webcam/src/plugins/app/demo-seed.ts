@@ -1,3 +1,4 @@
+import { DEMO_SOURCE_PATH } from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEMO_CAMERAS, DEMO_NEWS } from '../../demo-cameras.ts';
@@ -8,8 +9,6 @@ export interface DemoSeedOptions {
   /** Base URL of the built-in demo picture source; a camera's pattern is `<base>/<name>.jpg`. */
   demoSourceUrl?: string;
 }
-
-const DEMO_SOURCE_PATH = '/api/Image/DemoSource/';
 
 /**
  * Fills an empty database with the demo cameras and a news text, and announces them with their first

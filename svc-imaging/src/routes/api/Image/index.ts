@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  DEMO_SOURCE_PATH,
   exceedsPictureLimit,
   imageNameOf,
   isValidCameraName,
@@ -304,7 +305,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
 
   if (options.demoSource) {
     app.get(
-      '/api/Image/DemoSource/:file',
+      `${DEMO_SOURCE_PATH}:file`,
       {
         schema: {
           summary: 'Built-in demo camera picture (embedded mode)',
