@@ -6,15 +6,16 @@ import { verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ADMIN,
-  expectTrueText,
+  buildIdentityService,
+  type IdentityTestService,
   mailsContaining,
   mailsTo,
   mailText,
-  solveCaptcha,
-  startIdentity,
   PASSWORD,
   registration,
-} from './helpers.ts';
+  solveCaptcha,
+} from '../src/testing.ts';
+import { expectTrueText } from './helpers.ts';
 
 function contactMessage(message: string): ContactModel {
   return { name: 'Hans Muster', mail: 'hans@example.org', phone: '055 123 45 67', subject: 'Anderes', message };
@@ -33,10 +34,10 @@ function decodeJwt(token: string, publicKey: string) {
 }
 
 describe('svc-identity accounts on real PostgreSQL', () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
 
   beforeAll(async () => {
-    identity = await startIdentity();
+    identity = await buildIdentityService();
   });
   afterAll(async () => identity?.close());
 
@@ -383,7 +384,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
 
   it('signs access tokens with EdDSA and carries the roles in the `role` claim', async () => {
     const admin = await login(identity.client(), ADMIN.username, ADMIN.password);
-    const adminToken = decodeJwt(admin.json.jwtToken, identity.publicKey);
+    const adminToken = decodeJwt(admin.json.jwtToken, identity.keys.publicKey);
     expect(adminToken.header).toMatchObject({ alg: 'EdDSA', typ: 'JWT' });
     expect(adminToken.verified).toBe(true);
     expect(adminToken.payload).toMatchObject({ sub: admin.json.id, name: ADMIN.username, role: [ROLES.admin] });
@@ -391,7 +392,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
 
     const { client, model } = await registerAndConfirm('claims');
     const user = await login(client, model.username, PASSWORD);
-    const userToken = decodeJwt(user.json.jwtToken, identity.publicKey);
+    const userToken = decodeJwt(user.json.jwtToken, identity.keys.publicKey);
     expect(userToken.header.alg).toBe('EdDSA');
     expect(userToken.payload).toMatchObject({ sub: user.json.id, name: model.username, role: [] });
   });
@@ -489,7 +490,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
 
 describe('svc-identity limits', () => {
   it('rejects an expired access token with 401', async () => {
-    const identity = await startIdentity({ accessTokenTtlSeconds: 1 });
+    const identity = await buildIdentityService({ options: { accessTokenTtlSeconds: 1 } });
     try {
       const client = identity.client();
       const login = await client.post('/api/Authenticate/Authenticate', {
@@ -528,9 +529,9 @@ describe('svc-identity limits', () => {
 
 describe('svc-identity rate limits', () => {
   const LIMIT = 3;
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
   beforeAll(async () => {
-    identity = await startIdentity({ rateLimitPerMinute: LIMIT });
+    identity = await buildIdentityService({ options: { rateLimitPerMinute: LIMIT } });
   });
   afterAll(async () => identity?.close());
 

@@ -2,9 +2,10 @@ import { ROLES } from '@lakecams/contracts';
 import { generateSigningKeys } from '@lakecams/service-kit';
 import { createTestDatabase } from '@lakecams/service-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, runEntryPoint, startIdentity } from './helpers.ts';
+import { ADMIN, buildIdentityService, type IdentityTestService } from '../src/testing.ts';
+import { runEntryPoint } from './helpers.ts';
 
-type Identity = Awaited<ReturnType<typeof startIdentity>>;
+type Identity = IdentityTestService;
 
 async function adminUserNames(identity: Identity): Promise<string[]> {
   const rows = await identity.db
@@ -19,7 +20,9 @@ async function adminUserNames(identity: Identity): Promise<string[]> {
 describe('first administrator', () => {
   it('creates the configured admin with a confirmed email and role Admin, and no demo admin', async () => {
     const demo: unknown[] = [];
-    const identity = await startIdentity({ admin: ADMIN, demoAdmin: true, onDemoAdminCreated: (c) => demo.push(c) });
+    const identity = await buildIdentityService({
+      options: { admin: ADMIN, demoAdmin: true, onDemoAdminCreated: (c) => demo.push(c) },
+    });
     try {
       const login = await identity.client().post('/api/Authenticate/Authenticate', ADMIN);
       expect(login.status, login.text).toBe(200);
@@ -41,11 +44,11 @@ describe('first administrator', () => {
       onDemoAdminCreated: (c: (typeof created)[0]) => created.push(c),
     };
     try {
-      const first = await startIdentity(demoOptions, { database });
+      const first = await buildIdentityService({ options: demoOptions, database });
       await first.close();
       expect(created).toHaveLength(1);
 
-      const second = await startIdentity(demoOptions, { database });
+      const second = await buildIdentityService({ options: demoOptions, database });
       try {
         expect(created).toHaveLength(1);
         expect(await adminUserNames(second)).toEqual([created[0]?.username]);
@@ -57,7 +60,7 @@ describe('first administrator', () => {
       }
 
       // ADMIN_* given later changes nothing either: an administrator exists.
-      const third = await startIdentity({ ...demoOptions, admin: ADMIN }, { database });
+      const third = await buildIdentityService({ options: { ...demoOptions, admin: ADMIN }, database });
       try {
         expect(created).toHaveLength(1);
         expect(await adminUserNames(third)).toEqual([created[0]?.username]);

@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, PASSWORD, registration, solveCaptcha, startIdentity } from './helpers.ts';
+import {
+  ADMIN,
+  buildIdentityService,
+  type IdentityTestService,
+  PASSWORD,
+  registration,
+  solveCaptcha,
+} from '../src/testing.ts';
 
 describe('login rate limit per account and address', () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
   const bruno = registration('throttle');
   beforeAll(async () => {
-    identity = await startIdentity({ rateLimitPerMinute: 10 });
+    identity = await buildIdentityService({ options: { rateLimitPerMinute: 10 } });
     const captcha = await solveCaptcha(identity.url, 'register');
     expect((await identity.client().post(`/api/Register/Register?captcha=${captcha}`, bruno)).status).toBe(200);
     const admin = identity.client();

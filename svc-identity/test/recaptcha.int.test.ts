@@ -2,7 +2,8 @@ import { freePort } from '@lakecams/service-kit/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, expectTrueText, mailsTo, startIdentity, registration } from './helpers.ts';
+import { ADMIN, buildIdentityService, type IdentityTestService, mailsTo, registration } from '../src/testing.ts';
+import { expectTrueText } from './helpers.ts';
 
 const SECRET = 'test-recaptcha-secret';
 const INVALID = [400, 'Captcha ungültig, bitte erneut versuchen'];
@@ -20,7 +21,7 @@ const VERDICTS: Record<string, { status?: number; body: unknown }> = {
 describe('reCAPTCHA v3 verified by the server (RECAPTCHA_VERIFY_URL)', () => {
   let google: Server;
   const verifications: URLSearchParams[] = [];
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
 
   beforeAll(async () => {
     google = createServer((request, response) => {
@@ -38,8 +39,10 @@ describe('reCAPTCHA v3 verified by the server (RECAPTCHA_VERIFY_URL)', () => {
     });
     await new Promise<void>((resolve) => google.listen(0, '127.0.0.1', resolve));
     const verifyUrl = `http://127.0.0.1:${(google.address() as AddressInfo).port}/recaptcha/api/siteverify`;
-    identity = await startIdentity({
-      captcha: { recaptchaSiteKey: 'test-site-key', recaptchaSecretKey: SECRET, recaptchaVerifyUrl: verifyUrl },
+    identity = await buildIdentityService({
+      options: {
+        captcha: { recaptchaSiteKey: 'test-site-key', recaptchaSecretKey: SECRET, recaptchaVerifyUrl: verifyUrl },
+      },
     });
   });
   afterAll(async () => {
@@ -95,11 +98,13 @@ describe('reCAPTCHA v3 verified by the server (RECAPTCHA_VERIFY_URL)', () => {
   });
 
   it('refuses with 400 and a message when the verifier cannot be reached, and stores nothing', async () => {
-    const unreachable = await startIdentity({
-      captcha: {
-        recaptchaSiteKey: 'test-site-key',
-        recaptchaSecretKey: SECRET,
-        recaptchaVerifyUrl: `http://127.0.0.1:${await freePort()}/recaptcha/api/siteverify`,
+    const unreachable = await buildIdentityService({
+      options: {
+        captcha: {
+          recaptchaSiteKey: 'test-site-key',
+          recaptchaSecretKey: SECRET,
+          recaptchaVerifyUrl: `http://127.0.0.1:${await freePort()}/recaptcha/api/siteverify`,
+        },
       },
     });
     try {

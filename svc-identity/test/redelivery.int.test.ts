@@ -2,16 +2,16 @@ import { type TypedEventBus, typedBus } from '@lakecams/bus';
 import { MailSend, PasswordRecoveryRequested } from '@lakecams/contracts/messages';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, mailsContaining, mailsTo, startIdentity } from './helpers.ts';
+import { ADMIN, buildIdentityService, type IdentityTestService, mailsContaining, mailsTo } from '../src/testing.ts';
 
 /** The bus delivers at least once: a relay or consumer that stops at the wrong moment hands an event over again. */
 describe('svc-identity acts once on an event delivered twice', () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
   /** The durable publish, as svc-identity's outbox relay does it: here the same event twice. */
   let bus: TypedEventBus;
 
   beforeAll(async () => {
-    identity = await startIdentity();
+    identity = await buildIdentityService();
     bus = typedBus(identity.bus);
   });
   afterAll(async () => {

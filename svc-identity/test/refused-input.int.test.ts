@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startIdentity } from './helpers.ts';
+import { ADMIN, buildIdentityService, type IdentityTestService } from '../src/testing.ts';
 
 describe('svc-identity keeps the JSON types of bodies and checks the caller first', () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
 
   beforeAll(async () => {
-    identity = await startIdentity();
+    identity = await buildIdentityService();
   });
   afterAll(async () => identity?.close());
 

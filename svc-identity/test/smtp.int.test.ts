@@ -2,7 +2,8 @@ import { readdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectTrueText, mailText, solveCaptcha, startIdentity } from './helpers.ts';
+import { buildIdentityService, type IdentityTestService, mailText, solveCaptcha } from '../src/testing.ts';
+import { expectTrueText } from './helpers.ts';
 
 interface Received {
   from: string;
@@ -13,7 +14,7 @@ interface Received {
 describe('mail over SMTP (SMTP_URL)', () => {
   const received: Received[] = [];
   let smtp: SMTPServer;
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
 
   beforeAll(async () => {
     smtp = new SMTPServer({
@@ -36,7 +37,7 @@ describe('mail over SMTP (SMTP_URL)', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.address() as AddressInfo;
-    identity = await startIdentity({ mail: { smtpUrl: `smtp://127.0.0.1:${port}` } });
+    identity = await buildIdentityService({ options: { mail: { smtpUrl: `smtp://127.0.0.1:${port}` } } });
   });
   afterAll(async () => {
     await identity?.close();

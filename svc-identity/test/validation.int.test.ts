@@ -12,7 +12,7 @@ import {
 import { ruleViolations } from '@lakecams/contracts/testing';
 import type { TestClient } from '@lakecams/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startIdentity } from './helpers.ts';
+import { ADMIN, buildIdentityService, type IdentityTestService } from '../src/testing.ts';
 
 const VALID = {
   login: { username: 'someone_valid', password: 'Seeblick!2026' },
@@ -105,12 +105,12 @@ const FORMS: { form: string; rules: FormRules; valid: Record<string, string>; se
 ];
 
 describe('every rule of the account forms is enforced by svc-identity with its message', () => {
-  let identity: Awaited<ReturnType<typeof startIdentity>>;
+  let identity: IdentityTestService;
   let anonymous: TestClient;
   let user: TestClient;
 
   beforeAll(async () => {
-    identity = await startIdentity();
+    identity = await buildIdentityService();
     anonymous = identity.client();
     user = identity.client();
     user.setToken((await user.post('/api/Authenticate/Authenticate', ADMIN)).json.jwtToken);

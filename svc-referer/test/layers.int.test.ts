@@ -1,13 +1,11 @@
-import { createInProcessBus } from '@lakecams/bus';
 import { type LayerImageChunk, MAX_TIME_LAYERS_PER_CAMERA } from '@lakecams/contracts';
 import { LayerChanged, LayerImage, type PayloadOf, UserChanged } from '@lakecams/contracts/messages';
-import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
-import { webcamService } from '@lakecams/svc-webcam';
+import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
+import { buildWebcamService, type WebcamTestService } from '@lakecams/svc-webcam/testing';
 import { createSigner } from 'fast-jwt';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refererService } from '../src/app.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildRefererService, type RefererTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -26,21 +24,18 @@ const overlay = (color: string) =>
     .toBuffer();
 
 describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQL', () => {
-  const bus = createInProcessBus();
   const layerEvents: PayloadOf<typeof LayerChanged>[] = [];
-  let webcam: ServiceApp;
-  let referer: ServiceApp;
-  let databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+  let webcam: WebcamTestService;
+  let referer: RefererTestService;
   let booked: number;
   let unbooked: number;
   let red: Buffer;
 
   beforeAll(async () => {
-    databases = [await createTestDatabase('webcam'), await createTestDatabase('referer')];
-    const runtime = { bus, logger: createLogger('silent'), jwtPublicKey: keys.publicKey };
-    webcam = await buildServiceApp(webcamService, { ...runtime, databaseUrl: databases[0]?.url, options: {} });
-    referer = await buildServiceApp(refererService, { ...runtime, databaseUrl: databases[1]?.url, options: {} });
-    await bus.consume<PayloadOf<typeof LayerChanged>>(
+    referer = await buildRefererService({ keys });
+    // svc-webcam keeps the bookings svc-referer asks for: on the same bus.
+    webcam = await buildWebcamService({ bus: referer.bus, keys });
+    await referer.bus.consume<PayloadOf<typeof LayerChanged>>(
       (message) => {
         layerEvents.push(message.data);
         message.ack();
@@ -51,7 +46,7 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       [RITA, 'rita_referer'],
       [OTTO, 'otto_other'],
     ] as const) {
-      await bus.publishEvent(UserChanged.subject, {
+      await referer.bus.publishEvent(UserChanged.subject, {
         id,
         userName,
         email: `${userName}@example.org`,
@@ -59,15 +54,18 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       });
     }
     // svc-referer learns users from the bus; wait until it knows both.
-    for (let i = 0; i < 50; i++) {
-      if ((await referer.inject({ url: '/api/Referer/GetUsers/users', headers: admin })).json().length === 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi.waitFor(
+      async () =>
+        expect((await referer.app.inject({ url: '/api/Referer/GetUsers/users', headers: admin })).json()).toHaveLength(
+          2,
+        ),
+      { timeout: 10_000, interval: 100 },
+    );
     for (const [url, userEmail] of [
       [RITA_PAGE, 'rita_referer@example.org'],
       [OTTO_PAGE, 'otto_other@example.org'],
     ]) {
-      const set = await referer.inject({
+      const set = await referer.app.inject({
         method: 'PUT',
         url: '/api/Referer/Set',
         headers: admin,
@@ -75,14 +73,14 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       });
       expect(set.statusCode).toBe(200);
     }
-    const pages = (await referer.inject({ url: '/api/Referer/GetRefererUsers', headers: admin })).json() as {
+    const pages = (await referer.app.inject({ url: '/api/Referer/GetRefererUsers', headers: admin })).json() as {
       id: number;
       url: string;
     }[];
     const ritaPage = pages.find((p) => p.url === RITA_PAGE)?.id;
     for (const name of ['layer-booked', 'layer-unbooked']) {
       const camera = { id: 0, name, pattern: 'https://cam.example/a.jpg', distance: 5, angle: 60, intervalMin: 1 };
-      const created = await webcam.inject({
+      const created = await webcam.app.inject({
         method: 'POST',
         url: '/api/Webcam/Set',
         headers: admin,
@@ -90,10 +88,13 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       });
       expect(created.body).toBe('true');
     }
-    const cameras = (await webcam.inject({ url: '/api/Webcam/GetCameras' })).json() as { id: number; name: string }[];
+    const cameras = (await webcam.app.inject({ url: '/api/Webcam/GetCameras' })).json() as {
+      id: number;
+      name: string;
+    }[];
     booked = cameras.find((c) => c.name === 'layer-booked')?.id as number;
     unbooked = cameras.find((c) => c.name === 'layer-unbooked')?.id as number;
-    const booking = await webcam.inject({
+    const booking = await webcam.app.inject({
       method: 'PUT',
       url: `/api/Webcam/SetReferer/referer?webcamId=${booked}`,
       headers: admin,
@@ -104,10 +105,9 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
   });
 
   afterAll(async () => {
-    await referer?.close();
+    // svc-webcam borrowed svc-referer's bus: it closes first.
     await webcam?.close();
-    await bus.close();
-    for (const database of databases) await database.drop();
+    await referer?.close();
   });
 
   const form = (fields: Record<string, string>, file?: Buffer, filename = 'layer.png') => {
@@ -117,7 +117,7 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
     return body;
   };
   const setLayer = (headers: Record<string, string>, fields: Record<string, string>, file?: Buffer) =>
-    referer.inject({ method: 'POST', url: '/api/Referer/SetLayer/layer', headers, payload: form(fields, file) });
+    referer.app.inject({ method: 'POST', url: '/api/Referer/SetLayer/layer', headers, payload: form(fields, file) });
   const newLayer = (level: string, extra: Record<string, string> = {}) => ({
     url: RITA_PAGE,
     level,
@@ -128,7 +128,7 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
     ...extra,
   });
   const getLayers = (headers: Record<string, string>, level: string, url = RITA_PAGE, cameraId = booked) =>
-    referer.inject({
+    referer.app.inject({
       url: `/api/Referer/GetLayer/layer?url=${encodeURIComponent(url)}&level=${level}&cameraId=${cameraId}`,
       headers,
     });
@@ -141,14 +141,16 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       ['DELETE', '/api/Referer/DeleteLayer/layer?layerId=1&cameraId=1'],
       ['POST', '/api/Referer/SetLayer/layer'],
     ] as const) {
-      expect((await referer.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401);
+      expect((await referer.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401);
     }
   });
 
   it('offers each referer user the cameras booked for its pages, an admin all', async () => {
     const names = async (headers: Record<string, string>, query = '') =>
       (
-        (await referer.inject({ url: `/api/Referer/GetCameras/Cameras${query}`, headers })).json() as { name: string }[]
+        (await referer.app.inject({ url: `/api/Referer/GetCameras/Cameras${query}`, headers })).json() as {
+          name: string;
+        }[]
       ).map((c) => c.name);
     expect(await names(rita)).toEqual(['layer-booked']);
     expect(await names(otto)).toEqual([]);
@@ -165,24 +167,24 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       { id, level: 'BASE', cron: '* * * * *', enabled: true, url: RITA_PAGE, cameraId: booked },
     ]);
     expect((await getLayers(rita, 'TIME')).json()).toEqual([]);
-    const image = await referer.inject({
+    const image = await referer.app.inject({
       url: `/api/Referer/GetLayerImage/layerimage?layerId=${id}&cameraId=${booked}`,
       headers: rita,
     });
     expect(image.headers['content-type']).toBe('image/png');
     expect(await sharp(image.rawPayload).metadata()).toMatchObject({ width: 64, height: 32, format: 'png' });
-    const again = await referer.inject({
+    const again = await referer.app.inject({
       url: `/api/Referer/GetLayerImage/layerimage?layerId=${id}&cameraId=${booked}`,
       headers: { ...rita, 'if-none-match': String(image.headers.etag) },
     });
     expect(again.statusCode).toBe(304);
-    const weak = await referer.inject({
+    const weak = await referer.app.inject({
       url: `/api/Referer/GetLayerImage/layerimage?layerId=${id}&cameraId=${booked}`,
       headers: { ...rita, 'if-none-match': `"x", W/${image.headers.etag}` },
     });
     expect(weak.statusCode).toBe(304);
     await expect.poll(() => layerEvents.find((e) => e.layer.id === id)).toMatchObject({ deleted: false });
-    const chunk = await bus.request<LayerImageChunk>(LayerImage.subject, { layerId: id, offset: 0 });
+    const chunk = await referer.bus.request<LayerImageChunk>(LayerImage.subject, { layerId: id, offset: 0 });
     expect(Buffer.from(chunk.data, 'base64').equals(image.rawPayload)).toBe(true);
     expect(chunk.total).toBe(image.rawPayload.length);
   });
@@ -233,7 +235,7 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
     }
     const huge = await setLayer(rita, newLayer('TIME'), Buffer.alloc(6 * 1024 * 1024, 1));
     expect(huge.statusCode).toBe(413);
-    const json = await referer.inject({
+    const json = await referer.app.inject({
       method: 'POST',
       url: '/api/Referer/SetLayer/layer',
       headers: rita,
@@ -256,10 +258,10 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
       ['GET', `/api/Referer/GetLayerImage/layerimage?layerId=${id}&cameraId=${booked}`],
       ['DELETE', `/api/Referer/DeleteLayer/layer?layerId=${id}&cameraId=${booked}`],
     ] as const) {
-      expect((await referer.inject({ method, url, headers: otto })).statusCode, `${method} ${url}`).toBe(403);
+      expect((await referer.app.inject({ method, url, headers: otto })).statusCode, `${method} ${url}`).toBe(403);
     }
     // An admin acting as rita has rita's rights only.
-    const asOtto = await referer.inject({
+    const asOtto = await referer.app.inject({
       url: `/api/Referer/GetLayerImage/layerimage?layerId=${id}&cameraId=${booked}`,
       headers: { ...admin, impersonate: OTTO },
     });
@@ -271,7 +273,7 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
   it('deletes a layer (true), then 404, and announces the deletion', async () => {
     const id = Number((await setLayer(rita, newLayer('TIME'), red)).body);
     const remove = () =>
-      referer.inject({
+      referer.app.inject({
         method: 'DELETE',
         url: `/api/Referer/DeleteLayer/layer?layerId=${id}&cameraId=${booked}`,
         headers: rita,

@@ -1,12 +1,10 @@
-import { createInProcessBus } from '@lakecams/bus';
 import { REFERER_RULES } from '@lakecams/contracts';
 import { RefererUserLookup, UserChanged } from '@lakecams/contracts/messages';
 import { ruleViolations } from '@lakecams/contracts/testing';
-import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refererService } from '../src/app.ts';
+import { buildRefererService, type RefererTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -16,24 +14,15 @@ const admin = { authorization: `Bearer ${sign({ sub: '11111111-1111-4111-8111-11
 const rita = { authorization: `Bearer ${sign({ sub: RITA, role: ['Referer'] })}` };
 
 describe('referer users in svc-referer on real PostgreSQL', () => {
-  const bus = createInProcessBus();
-  let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let referer: RefererTestService;
 
   beforeAll(async () => {
-    database = await createTestDatabase('referer');
-    app = await buildServiceApp(refererService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: {},
-    });
+    referer = await buildRefererService({ keys });
     for (const [id, userName] of [
       [RITA, 'rita_referer'],
       [OTTO, 'otto_other'],
     ]) {
-      await bus.publishEvent(UserChanged.subject, {
+      await referer.bus.publishEvent(UserChanged.subject, {
         id,
         userName,
         email: `${userName}@example.org`,
@@ -41,18 +30,14 @@ describe('referer users in svc-referer on real PostgreSQL', () => {
       });
     }
   });
-  afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-  });
+  afterAll(async () => referer?.close());
 
   const call = (
     method: 'GET' | 'PUT' | 'DELETE',
     url: string,
     headers: Record<string, string> = {},
     payload?: object,
-  ) => app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  ) => referer.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
   it('answers 401 anonymous and 403 to non-admins on the administration calls', async () => {
     for (const [method, url, body] of [
@@ -118,7 +103,7 @@ describe('referer users in svc-referer on real PostgreSQL', () => {
     expect(((await call('GET', '/api/Referer/GetRefererOfUser/ofUser', rita)).json() as unknown[]).length).toBe(1);
     expect(((await call('GET', '/api/Referer/GetReferers', admin)).json() as unknown[]).length).toBe(2);
     const [first] = mine as unknown as { id: number }[];
-    expect(await bus.request(RefererUserLookup.subject, { id: first?.id })).toMatchObject({
+    expect(await referer.bus.request(RefererUserLookup.subject, { id: first?.id })).toMatchObject({
       url: 'https://partner.example/see',
     });
     expect(await (await call('GET', '/api/Referer/GetPagesUses/PageUser')).json()).toEqual([

@@ -1,36 +1,24 @@
-import { createInProcessBus } from '@lakecams/bus';
-import { ADMIN_ROLE, buildServiceApp, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refererService } from '../src/app.ts';
+import { buildRefererService, type RefererTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
 const admin = { authorization: `Bearer ${sign({ sub: '11111111-1111-4111-8111-111111111111', role: [ADMIN_ROLE] })}` };
 
 describe('svc-referer answers bad input 400 and logs every failed look-up (svc-webcam not running)', () => {
-  const bus = createInProcessBus();
   const logged: { level: number; msg: string; err?: { message?: string; stack?: string } }[] = [];
-  let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let referer: RefererTestService;
 
   beforeAll(async () => {
-    database = await createTestDatabase('referer');
-    app = await buildServiceApp(refererService, {
-      bus,
+    referer = await buildRefererService({
+      keys,
       logger: pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) }),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: {},
     });
   });
-  afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-  });
+  afterAll(async () => referer?.close());
 
   it('refuses a NUL character in a page url with 400, not "please retry"', async () => {
     for (const [url, message] of [
@@ -41,7 +29,7 @@ describe('svc-referer answers bad input 400 and logs every failed look-up (svc-w
         'querystring/cameraId must be <= 2147483647',
       ],
     ]) {
-      const answer = await app.inject({ url, headers: admin });
+      const answer = await referer.app.inject({ url, headers: admin });
       expect([answer.statusCode, answer.json()], url).toEqual([
         400,
         { statusCode: 400, error: 'Bad Request', message },
@@ -50,7 +38,7 @@ describe('svc-referer answers bad input 400 and logs every failed look-up (svc-w
   });
 
   it('answers 503 when the bookings cannot be read, and logs why', async () => {
-    const answer = await app.inject({ url: '/api/Referer/GetCameras/Cameras', headers: admin });
+    const answer = await referer.app.inject({ url: '/api/Referer/GetCameras/Cameras', headers: admin });
     expect([answer.statusCode, answer.json().message]).toEqual([
       503,
       'Camera bookings cannot be read right now, please retry',

@@ -1,20 +1,11 @@
 import { AccessChanged, CameraDeleted, CameraUpserted, UserChanged } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
 import { CAMERA_RULES } from '@lakecams/contracts';
 import { ruleViolations } from '@lakecams/contracts/testing';
-import {
-  ADMIN_ROLE,
-  buildServiceApp,
-  createKysely,
-  createLogger,
-  generateSigningKeys,
-  type ServiceApp,
-} from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
-import { refererService } from '@lakecams/svc-referer';
+import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
+import { buildRefererService, type RefererTestService } from '@lakecams/svc-referer/testing';
 import { createSigner } from 'fast-jwt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webcamService } from '../src/app.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildWebcamService, type WebcamTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -25,19 +16,16 @@ const admin = { authorization: `Bearer ${sign({ sub: ADMIN_ID, role: [ADMIN_ROLE
 const user = { authorization: `Bearer ${sign({ sub: USER_ID, role: ['Referer'] })}` };
 
 describe('camera administration in svc-webcam (with svc-referer) on real PostgreSQL', () => {
-  const bus = createInProcessBus();
   const events: { subject: string; data: Record<string, unknown> }[] = [];
-  let webcam: ServiceApp;
-  let referer: ServiceApp;
-  let databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
+  let webcam: WebcamTestService;
+  let referer: RefererTestService;
   let refererUserId: number;
 
   beforeAll(async () => {
-    databases = [await createTestDatabase('webcam'), await createTestDatabase('referer')];
-    const runtime = { bus, logger: createLogger('silent'), jwtPublicKey: keys.publicKey };
-    webcam = await buildServiceApp(webcamService, { ...runtime, databaseUrl: databases[0]?.url, options: {} });
-    referer = await buildServiceApp(refererService, { ...runtime, databaseUrl: databases[1]?.url, options: {} });
-    await bus.consume(
+    webcam = await buildWebcamService({ keys });
+    // svc-referer answers svc-webcam's look-ups of referer users: on the same bus.
+    referer = await buildRefererService({ bus: webcam.bus, keys });
+    await webcam.bus.consume(
       (message) => {
         events.push({ subject: message.subject, data: message.data as Record<string, unknown> });
         message.ack();
@@ -48,7 +36,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
       [USER_ID, 'rita_referer'],
       [OTHER_ID, 'otto_other'],
     ]) {
-      await bus.publishEvent(UserChanged.subject, {
+      await webcam.bus.publishEvent(UserChanged.subject, {
         id,
         userName,
         email: `${userName}@example.org`,
@@ -56,24 +44,27 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
         change: 'created',
       });
     }
-    const db = createKysely<{ refererUsers: { id: number; userId: string; userEmail: string; url: string } }>({
-      connectionString: databases[1]?.url as string,
-    });
+    // svc-webcam learns users from svc-identity's events, in its own time.
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await webcam.db.selectFrom('knownUsers').select('id').orderBy('id').execute()).map((user) => user.id),
+        ).toEqual([USER_ID, OTHER_ID]),
+      { timeout: 10_000, interval: 50 },
+    );
     refererUserId = (
-      await db
+      await referer.db
         .insertInto('refererUsers')
-        .values({ userId: USER_ID, userEmail: 'rita_referer@example.org', url: 'https://partner.example/see' } as never)
+        .values({ userId: USER_ID, userEmail: 'rita_referer@example.org', url: 'https://partner.example/see' })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-    await db.destroy();
   });
 
   afterAll(async () => {
-    await webcam?.close();
+    // svc-referer borrowed svc-webcam's bus: it closes first.
     await referer?.close();
-    await bus.close();
-    for (const database of databases) await database.drop();
+    await webcam?.close();
   });
 
   const call = (
@@ -81,7 +72,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
     url: string,
     headers: Record<string, string> = {},
     payload?: unknown,
-  ) => webcam.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  ) => webcam.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
   const camera = {
     name: 'Testkamera',
     pattern: 'https://cam.example/live.jpg',
@@ -316,34 +307,21 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
 });
 
 describe('news text editing', () => {
-  const bus = createInProcessBus();
-  let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let webcam: WebcamTestService;
   beforeAll(async () => {
-    database = await createTestDatabase('webcam');
-    app = await buildServiceApp(webcamService, {
-      bus,
-      logger: createLogger('silent'),
-      jwtPublicKey: keys.publicKey,
-      databaseUrl: database.url,
-      options: {},
-    });
+    webcam = await buildWebcamService({ keys });
   });
-  afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-  });
+  afterAll(async () => webcam?.close());
 
   it('lets an admin change and clear the news; nobody else', async () => {
     const put = (headers: Record<string, string>, text: unknown) =>
-      app.inject({ method: 'PUT', url: '/api/News/News/news', headers, payload: { text } });
+      webcam.app.inject({ method: 'PUT', url: '/api/News/News/news', headers, payload: { text } });
     expect((await put({}, 'Hallo')).statusCode).toBe(401);
     expect((await put(user, 'Hallo')).statusCode).toBe(403);
     expect((await put(admin, 'x'.repeat(1001))).statusCode).toBe(400);
     expect((await put(admin, '  Neue Kamera in Stäfa!  ')).body).toBe('true');
-    expect((await app.inject({ url: '/api/News/News/news' })).body).toBe('Neue Kamera in Stäfa!');
+    expect((await webcam.app.inject({ url: '/api/News/News/news' })).body).toBe('Neue Kamera in Stäfa!');
     await put(admin, '');
-    expect((await app.inject({ url: '/api/News/News/news' })).body).toBe('');
+    expect((await webcam.app.inject({ url: '/api/News/News/news' })).body).toBe('');
   });
 });

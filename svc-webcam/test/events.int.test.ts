@@ -1,19 +1,9 @@
 import { CameraUpserted, UserChanged } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
-import {
-  ADMIN_ROLE,
-  buildServiceApp,
-  createKysely,
-  createLogger,
-  generateSigningKeys,
-  type ServiceApp,
-} from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
-import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webcamService } from '../src/app.ts';
-import type { Database } from '../src/database.ts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildWebcamService, type WebcamTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -21,14 +11,11 @@ const admin = { authorization: `Bearer ${sign({ sub: '11111111-1111-4111-8111-11
 const USER_ID = '22222222-2222-4222-8222-222222222222';
 
 describe('svc-webcam: a change is stored only with its event', () => {
-  const bus = createInProcessBus();
   const events: { subject: string; data: { name?: string; permittedUserIds?: string[] } }[] = [];
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let webcam: ServiceApp;
-  let db: Kysely<Database>;
+  let webcam: WebcamTestService;
 
   const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
-    const response = await webcam.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
+    const response = await webcam.app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
     return { status: response.statusCode, json: () => response.json() };
   };
   const saveCamera = (name: string, id = 0) =>
@@ -45,6 +32,7 @@ describe('svc-webcam: a change is stored only with its event', () => {
     ((await call('GET', '/api/Webcam/GetCameras')).json() as { name: string }[]).map((c) => c.name);
   /** PostgreSQL stops answering exactly when the event is written: the moment a crash used to lose it. */
   const outboxFails = async (fails: boolean) => {
+    const { db } = webcam;
     if (!fails) return void (await sql`drop trigger outbox_fails on lakecams_outbox`.execute(db));
     await sql`create or replace function outbox_fails() returns trigger language plpgsql as $$
       begin raise exception 'the database went away' using errcode = '57P03'; end $$`.execute(db);
@@ -60,37 +48,32 @@ describe('svc-webcam: a change is stored only with its event', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase('webcam');
-    webcam = await buildServiceApp(webcamService, {
-      bus,
-      logger: createLogger('silent'),
-      jwtPublicKey: keys.publicKey,
-      databaseUrl: database.url,
-      options: {},
-    });
-    db = createKysely<Database>({ connectionString: database.url });
-    await bus.consume<(typeof events)[number]['data']>(
+    webcam = await buildWebcamService({ keys });
+    await webcam.bus.consume<(typeof events)[number]['data']>(
       (message) => {
         events.push({ subject: message.subject, data: message.data });
         message.ack();
       },
       { durable: 'events-test', filter: 'webcam.>' },
     );
-    await bus.publishEvent(UserChanged.subject, {
+    await webcam.bus.publishEvent(UserChanged.subject, {
       id: USER_ID,
       userName: 'rita_referer',
       email: 'rita_referer@example.org',
       emailConfirmed: true,
       change: 'created',
     });
+    // The access change below is refused for its event, not for a user svc-webcam has not heard of yet.
+    await vi.waitFor(
+      async () =>
+        expect(
+          await webcam.db.selectFrom('knownUsers').select('id').where('id', '=', USER_ID).executeTakeFirst(),
+        ).toBeDefined(),
+      { timeout: 10_000, interval: 50 },
+    );
   });
 
-  afterAll(async () => {
-    await webcam?.close();
-    await db?.destroy();
-    await bus.close();
-    await database?.drop();
-  });
+  afterAll(async () => webcam?.close());
 
   it('keeps camera, access and removal as they were when the event cannot be written, and sends no event', async () => {
     expect((await saveCamera('Bleibt')).status).toBe(200);

@@ -1,19 +1,9 @@
 import { UserChanged } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
-import {
-  ADMIN_ROLE,
-  buildServiceApp,
-  createKysely,
-  createLogger,
-  generateSigningKeys,
-  type ServiceApp,
-} from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webcamService } from '../src/app.ts';
-import type { Database } from '../src/database.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildWebcamService, type Database, type WebcamTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -35,23 +25,15 @@ async function stored(db: Kysely<Database>) {
 }
 
 describe('svc-webcam refuses input of the wrong type, off the calendar, out of range or naming nobody', () => {
-  const bus = createInProcessBus();
-  let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let webcam: WebcamTestService;
+  let app: WebcamTestService['app'];
   let db: Kysely<Database>;
   let cameraId: number;
 
   beforeAll(async () => {
-    database = await createTestDatabase('webcam');
-    app = await buildServiceApp(webcamService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: {},
-    });
-    db = createKysely<Database>({ connectionString: database.url });
-    await bus.publishEvent(UserChanged.subject, {
+    webcam = await buildWebcamService({ keys });
+    ({ app, db } = webcam);
+    await webcam.bus.publishEvent(UserChanged.subject, {
       id: KNOWN_USER,
       userName: 'rita_known',
       email: 'rita@example.org',
@@ -69,14 +51,9 @@ describe('svc-webcam refuses input of the wrong type, off the calendar, out of r
       ?.id as number;
     expect((await call('PUT', '/api/News/News/news', { text: 'Neue Kamera in Stäfa!' })).statusCode).toBe(200);
     // svc-webcam learns users from svc-identity's events.
-    for (let tries = 0; !(await knows(KNOWN_USER)) && tries < 200; tries++) await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(async () => expect(await knows(KNOWN_USER)).toBe(true), { timeout: 10_000, interval: 20 });
   });
-  afterAll(async () => {
-    await db?.destroy();
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-  });
+  afterAll(async () => webcam?.close());
 
   const knows = async (id: string) =>
     (await db.selectFrom('knownUsers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
