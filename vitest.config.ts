@@ -30,6 +30,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           environment: 'node',
+          // Bus hops and background captures on a busy 2-core machine: polls wait for them, assertions stay.
+          expect: { poll: { timeout: 30_000, interval: 100 } },
           include: ['{libs,svc-*,gateway,scripts}/**/test/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 30_000,
@@ -41,6 +43,7 @@ export default defineConfig({
           // The services' suites again, on the NATS server instead of the in-process bus (createTestBus).
           name: 'integration-nats',
           environment: 'node',
+          expect: { poll: { timeout: 30_000, interval: 100 } },
           include: ['svc-*/test/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           env: { TEST_BUS: 'nats' },

@@ -1,16 +1,19 @@
 import { type BestOf, type CameraBestOf, imageNameOf, SERVICES } from '@lakecams/contracts';
 import { createKysely } from '@lakecams/service-kit';
 import { createTestClient, TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
-import type { Database } from '@lakecams/svc-imaging/testing';
+import {
+  type CaptureContext,
+  captureTick,
+  type Database,
+  pruneImages,
+  renderDemoImage,
+} from '@lakecams/svc-imaging/testing';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CaptureContext, captureTick } from '../../svc-imaging/src/capture/capture-tick.ts';
-import { renderDemoImage } from '../../svc-imaging/src/capture/demo-source.ts';
-import { pruneImages } from '../../svc-imaging/src/capture/prune.ts';
 import { type RunningPortal, startPortal } from '../portal.ts';
 
 const CAMERA = 'Richterswil';
@@ -160,7 +163,10 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
       .toBeUndefined();
   });
 
-  it('prunes by tiers: all for the retention, the best of each hour in the archive, the best of the day beyond', async () => {
+  // Seven captures with every level and format: CPU work a busy machine may take minutes for.
+  it('prunes by tiers: all for the retention, the best of each hour in the archive, the best of the day beyond', {
+    timeout: 180_000,
+  }, async () => {
     const camera = await cameraRow();
     const demo = { ...context, source: (_: unknown, at: Date) => renderDemoImage(camera.name, at) };
     const now = new Date();

@@ -61,14 +61,13 @@ describe('embedded portal: gateway and four services in one process, real Postgr
     await rm(frontendRoot, { recursive: true, force: true });
   });
 
-  it('routes /api/<Controller> to the owning service', async () => {
-    // The demo cameras get their first pictures from svc-imaging in the background.
+  it('routes /api/<Controller> to the owning service', { timeout: 150_000 }, async () => {
+    // The demo cameras get their first pictures from svc-imaging in the background: eight captures with all
+    // their levels and formats, which a busy machine may take a minute or more for.
     await expect
       .poll(
         async () => ((await (await fetch(`${portal.url}/api/Webcam/GetImages`)).json()) as CameraListItem[]).length,
-        {
-          timeout: 20_000,
-        },
+        { timeout: 120_000, interval: 500 },
       )
       .toBe(8);
     const news = await fetch(`${portal.url}/api/News/News/news`);
