@@ -59,7 +59,7 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
         expect((await referer.app.inject({ url: '/api/Referer/GetUsers/users', headers: admin })).json()).toHaveLength(
           2,
         ),
-      { timeout: 10_000, interval: 100 },
+      { timeout: 30_000, interval: 100 },
     );
     for (const [url, userEmail] of [
       [RITA_PAGE, 'rita_referer@example.org'],

@@ -50,7 +50,7 @@ describe('camera administration in svc-webcam (with svc-referer) on real Postgre
         expect(
           (await webcam.db.selectFrom('knownUsers').select('id').orderBy('id').execute()).map((user) => user.id),
         ).toEqual([USER_ID, OTHER_ID]),
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
     refererUserId = (
       await referer.db

@@ -69,7 +69,7 @@ describe('svc-webcam: a change is stored only with its event', () => {
         expect(
           await webcam.db.selectFrom('knownUsers').select('id').where('id', '=', USER_ID).executeTakeFirst(),
         ).toBeDefined(),
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
   });
 

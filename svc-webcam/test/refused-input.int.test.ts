@@ -51,7 +51,7 @@ describe('svc-webcam refuses input of the wrong type, off the calendar, out of r
       ?.id as number;
     expect((await call('PUT', '/api/News/News/news', { text: 'Neue Kamera in Stäfa!' })).statusCode).toBe(200);
     // svc-webcam learns users from svc-identity's events.
-    await vi.waitFor(async () => expect(await knows(KNOWN_USER)).toBe(true), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(async () => expect(await knows(KNOWN_USER)).toBe(true), { timeout: 30_000, interval: 20 });
   });
   afterAll(async () => webcam?.close());
 

@@ -139,7 +139,7 @@ describe('svc-webcam on real PostgreSQL', () => {
             response.json<CameraListItem[]>().find((i) => i.webcam.id === webcamId)?.images[0]?.name
           );
         },
-        { timeout: 1_000 },
+        { timeout: 30_000 },
       )
       .toBe('209912312400');
   });
