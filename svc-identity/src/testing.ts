@@ -1,24 +1,13 @@
 /** For tests, this package's own and other packages' (`@lakecams/svc-identity/testing`). */
-import type { Bus } from '@lakecams/bus';
 import type { RegisterModel } from '@lakecams/contracts';
-import {
-  buildServiceApp,
-  createKysely,
-  createLogger,
-  generateSigningKeys,
-  type ServiceApp,
-  type ServiceRuntime,
-  type SigningKeys,
-} from '@lakecams/service-kit';
-import { createTestBus, createTestClient, createTestDatabase } from '@lakecams/service-kit/testing';
+import { generateSigningKeys } from '@lakecams/service-kit';
+import { buildTestService, createTestClient, type TestServiceOptions } from '@lakecams/service-kit/testing';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import type { Kysely } from 'kysely';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type IdentityOptions, identityService } from './app.ts';
-import type { Database } from './database.ts';
 
 export type { Database } from './database.ts';
 export { announceUser } from './messaging.ts';
@@ -43,58 +32,33 @@ export function registration(suffix: string): RegisterModel {
   };
 }
 
-type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
-
 /** svc-identity's options as a test changes them; the rest comes from `buildIdentityService`. */
 export type IdentityOverrides = Partial<Omit<IdentityOptions, 'mail' | 'captcha'>> & {
   mail?: Partial<IdentityOptions['mail']>;
   captcha?: Partial<IdentityOptions['captcha']>;
 };
 
-export interface BuildIdentityServiceOptions {
-  /** Changes to the service's options: by default mails go to a temporary outbox folder, `ADMIN` is the admin. */
+/** Changes to the service's options: by default mails go to a temporary outbox folder, `ADMIN` is the admin. */
+export type BuildIdentityServiceOptions = Omit<TestServiceOptions<IdentityOptions>, 'options'> & {
   options?: IdentityOverrides;
-  /** The bus of another service in the same test, which closes it; by default a test bus of its own. */
-  bus?: Bus;
-  /** A database to start on again, which the caller drops; by default a fresh one. */
-  database?: TestDatabase;
-  /** The keys access tokens are signed with, shared with the test's other services; by default new ones. */
-  keys?: SigningKeys;
-  /** By default silent. */
-  logger?: ServiceRuntime['logger'];
-}
+};
 
 export type IdentityTestService = Awaited<ReturnType<typeof buildIdentityService>>;
 
 /**
- * svc-identity for one test, listening on a free loopback port: on a fresh test database and the test bus
- * (in-process, or NATS with `TEST_BUS=nats`), with a silent logger, new signing keys and mails written to a
- * temporary outbox folder. `db` is the test's own connection to the service's database, `client()` a browser-like
- * HTTP client of `url`. `close()` closes the app, that connection, then the bus and the database it created, and
- * removes the outbox folder.
+ * svc-identity for one test, as the kit's `buildTestService` builds a service, listening on a free loopback
+ * port, with mails written to a temporary outbox folder (removed by `close()`). `client()` is a browser-like HTTP
+ * client of `url`.
  */
 export async function buildIdentityService(given: BuildIdentityServiceOptions = {}) {
   const keys = given.keys ?? generateSigningKeys();
-  const logger = given.logger ?? createLogger('silent');
   const outboxDir = await mkdtemp(join(tmpdir(), 'lakecams-outbox-'));
-  const testBus = given.bus ? undefined : await createTestBus();
-  const bus = given.bus ?? (testBus?.bus as Bus);
-  const database = given.database ?? (await createTestDatabase('identity'));
-  const closeOwn = async () => {
-    await testBus?.close();
-    if (!given.database) await database.drop();
-    await rm(outboxDir, { recursive: true, force: true });
-  };
-
   const { mail, captcha, ...rest } = given.options ?? {};
-  let app: ServiceApp;
-  let url: string;
-  try {
-    app = await buildServiceApp(identityService, {
-      bus,
-      logger,
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
+  const service = await buildTestService(
+    identityService,
+    {
+      ...given,
+      keys,
       options: {
         jwtPrivateKey: keys.privateKey,
         mail: { outboxDir, from: 'portal@example.org', operatorEmail: 'operator@example.org', ...mail },
@@ -103,28 +67,17 @@ export async function buildIdentityService(given: BuildIdentityServiceOptions = 
         rateLimitPerMinute: 1000,
         ...rest,
       },
-    });
-    url = await app.listen({ host: '127.0.0.1', port: 0 });
+    },
+    () => rm(outboxDir, { recursive: true, force: true }),
+  );
+  let url: string;
+  try {
+    url = await service.app.listen({ host: '127.0.0.1', port: 0 });
   } catch (error) {
-    await closeOwn();
+    await service.close();
     throw error;
   }
-  const db: Kysely<Database> = createKysely<Database>({ connectionString: database.url });
-  return {
-    app,
-    bus,
-    database,
-    db,
-    keys,
-    url,
-    outboxDir,
-    client: () => createTestClient(url),
-    async close() {
-      await app.close();
-      await db.destroy();
-      await closeOwn();
-    },
-  };
+  return { ...service, app: service.app, url, outboxDir, client: () => createTestClient(url) };
 }
 
 /** Solve the portal's proof-of-work challenge like the ALTCHA widget does, and encode the payload. */

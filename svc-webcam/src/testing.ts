@@ -1,82 +1,14 @@
 /** For tests, this package's own and other packages' (`@lakecams/svc-webcam/testing`). */
-import type { Bus } from '@lakecams/bus';
-import {
-  buildServiceApp,
-  createKysely,
-  createLogger,
-  generateSigningKeys,
-  type ServiceApp,
-  type ServiceRuntime,
-  type SigningKeys,
-} from '@lakecams/service-kit';
-import { createTestBus, createTestDatabase } from '@lakecams/service-kit/testing';
-import type { Kysely } from 'kysely';
+import { buildTestService, type TestServiceOptions } from '@lakecams/service-kit/testing';
 import { type WebcamServiceOptions, webcamService } from './app.ts';
-import type { Database } from './database.ts';
 
 export type { Database } from './database.ts';
 export { DEMO_CAMERAS } from './demo-cameras.ts';
 
-type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
-
-export interface BuildWebcamServiceOptions {
-  /** The service's own options (demo cameras). */
-  options?: WebcamServiceOptions;
-  /** The bus of another service in the same test, which closes it; by default a test bus of its own. */
-  bus?: Bus;
-  /** A database to start on again, which the caller drops; by default a fresh one. */
-  database?: TestDatabase;
-  /** The keys access tokens are signed with, shared with the test's other services; by default new ones. */
-  keys?: SigningKeys;
-  /** By default silent. */
-  logger?: ServiceRuntime['logger'];
-}
-
+export type BuildWebcamServiceOptions = TestServiceOptions<WebcamServiceOptions>;
 export type WebcamTestService = Awaited<ReturnType<typeof buildWebcamService>>;
 
-/**
- * svc-webcam for one test: on a fresh test database and the test bus (in-process, or NATS with `TEST_BUS=nats`),
- * with a silent logger and new signing keys unless given. `db` is the test's own connection to the service's
- * database. `close()` closes the app, that connection, then the bus and the database it created.
- */
-export async function buildWebcamService(given: BuildWebcamServiceOptions = {}) {
-  const keys = given.keys ?? generateSigningKeys();
-  const logger = given.logger ?? createLogger('silent');
-  const testBus = given.bus ? undefined : await createTestBus();
-  const bus = given.bus ?? (testBus?.bus as Bus);
-  const database = given.database ?? (await createTestDatabase('webcam'));
-  const build = (options: WebcamServiceOptions = {}) =>
-    buildServiceApp(webcamService, { bus, logger, databaseUrl: database.url, jwtPublicKey: keys.publicKey, options });
-  const closeOwn = async () => {
-    await testBus?.close();
-    if (!given.database) await database.drop();
-  };
-
-  let app: ServiceApp;
-  try {
-    app = await build(given.options);
-  } catch (error) {
-    await closeOwn();
-    throw error;
-  }
-  const db: Kysely<Database> = createKysely<Database>({ connectionString: database.url });
-  return {
-    get app() {
-      return app;
-    },
-    bus,
-    database,
-    db,
-    keys,
-    /** Stop the app and start it again on the same bus and database (a new version, a moved demo source). */
-    async restart(options: WebcamServiceOptions = {}) {
-      await app.close();
-      app = await build(options);
-    },
-    async close() {
-      await app.close();
-      await db.destroy();
-      await closeOwn();
-    },
-  };
+/** svc-webcam for one test, as the kit's `buildTestService` builds a service (its own database and test bus). */
+export function buildWebcamService(given: BuildWebcamServiceOptions = {}) {
+  return buildTestService(webcamService, given);
 }

@@ -3,7 +3,13 @@ import { type Bus, createInProcessBus, createNatsBus } from '@lakecams/bus';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
+import type { FastifyPluginOptions } from 'fastify';
+import type { Kysely } from 'kysely';
 import { dropDatabase, ensureDatabase, withDatabase } from './database-url.ts';
+import { createKysely } from './database.ts';
+import { createLogger } from './server.ts';
+import { buildServiceApp, type ServiceApp, type ServiceDefinition, type ServiceRuntime } from './service-app.ts';
+import { generateSigningKeys, type SigningKeys } from './signing-keys.ts';
 
 /** The machine's PostgreSQL used by integration tests (trust auth on loopback). */
 export const TEST_DATABASE_SERVER = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -168,6 +174,80 @@ export async function createTestBus(): Promise<{
     close: async () => {
       for (const bus of opened.splice(0)) await bus.close();
       await removeNatsNamespace(namespace);
+    },
+  };
+}
+
+export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
+
+/** What a test may bring to a service it builds; anything not given the builder makes and later removes. */
+export interface TestServiceOptions<Options> {
+  /** The service's own options. */
+  options?: Options;
+  /** The bus of another service in the same test, which closes it; by default a test bus of its own. */
+  bus?: Bus;
+  /** A database to start on again, which the caller drops; by default a fresh one. */
+  database?: TestDatabase;
+  /** The keys access tokens are signed with, shared with the test's other services; by default new ones. */
+  keys?: SigningKeys;
+  /** By default silent. */
+  logger?: ServiceRuntime['logger'];
+}
+
+/**
+ * One service for one test (fastify/demo's `build`): on a fresh test database and the test bus (in-process, or
+ * NATS with `TEST_BUS=nats`), with a silent logger and new signing keys unless given. `db` is the test's own
+ * connection to the service's database, typed by its tables. `close()` closes the app, that connection, then
+ * what the builder made (bus, database) and `cleanUp`; a failed build leaves nothing behind either.
+ */
+export async function buildTestService<Options extends FastifyPluginOptions, DB>(
+  definition: ServiceDefinition<Options, DB>,
+  given: TestServiceOptions<Options> = {},
+  cleanUp: () => Promise<void> = async () => {},
+) {
+  const keys = given.keys ?? generateSigningKeys();
+  const logger = given.logger ?? createLogger('silent');
+  const testBus = given.bus ? undefined : await createTestBus();
+  const bus = given.bus ?? (testBus?.bus as Bus);
+  const database = given.database ?? (await createTestDatabase(definition.name));
+  const build = (options: Options | undefined) =>
+    buildServiceApp(definition, {
+      bus,
+      logger,
+      databaseUrl: database.url,
+      jwtPublicKey: keys.publicKey,
+      ...(options ? { options } : {}),
+    });
+  const closeOwn = async () => {
+    await testBus?.close();
+    if (!given.database) await database.drop();
+    await cleanUp();
+  };
+  let app: ServiceApp;
+  try {
+    app = await build(given.options);
+  } catch (error) {
+    await closeOwn();
+    throw error;
+  }
+  const db: Kysely<DB> = createKysely<DB>({ connectionString: database.url });
+  return {
+    get app() {
+      return app;
+    },
+    bus,
+    database,
+    db,
+    keys,
+    /** Stop the app and start it again on the same bus and database (a new version, other options). */
+    async restart(options?: Options) {
+      await app.close();
+      app = await build(options);
+    },
+    async close() {
+      await app.close();
+      await db.destroy();
+      await closeOwn();
     },
   };
 }
