@@ -3,6 +3,7 @@ import { dropDatabase, NATIVE_MEMORY_ENV, withDatabase } from '@lakecams/service
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createTestClient } from '@lakecams/service-kit/testing';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
@@ -10,7 +11,6 @@ import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PortalOptions } from '../scripts/portal.ts';
 import { freePort } from '../e2e/browser.ts';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { buildStaleFrontends } from '../scripts/frontend-build.ts';
 import {
   childrenOf,

@@ -1,12 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { announceUser } from '@lakecams/svc-identity/testing';
+import { announceUser, hashPassword } from '@lakecams/svc-identity/testing';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { hashPassword } from '../svc-identity/src/passwords.ts';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 

@@ -1,12 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Image, imageNameOf } from '@lakecams/contracts';
+import { type CameraRow, type CaptureContext, captureTick, renderDemoImage } from '@lakecams/svc-imaging/testing';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { type CaptureContext, captureTick } from '../svc-imaging/src/capture/capture-tick.ts';
-import type { CameraRow } from '../svc-imaging/src/database.ts';
-import { renderDemoImage } from '../svc-imaging/src/capture/demo-source.ts';
 import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 

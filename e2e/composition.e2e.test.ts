@@ -1,6 +1,7 @@
 import { REMOTES, SITE_NAME } from '@lakecams/contracts';
 import { buildGateway, defaultRemoteManifests } from '@lakecams/gateway';
 import { createLogger } from '@lakecams/service-kit';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +11,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';

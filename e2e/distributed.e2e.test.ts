@@ -1,5 +1,6 @@
 import { SERVICES } from '@lakecams/contracts';
 import { TEST_NATS_URL, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -9,7 +10,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { freePort, closePagesAfterEachTest, launchChromium } from './browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solveCaptcha } from '../svc-identity/test/helpers.ts';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { solveCaptcha } from '@lakecams/svc-identity/testing';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';

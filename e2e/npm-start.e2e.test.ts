@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NATIVE_MEMORY_ENV } from '@lakecams/service-kit';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { freePort } from './browser.ts';
 import { signedInApi } from './portal-api.ts';
 

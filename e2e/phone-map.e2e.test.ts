@@ -1,9 +1,9 @@
 import type { CameraListItem, Image } from '@lakecams/contracts';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { signedInApi } from './portal-api.ts';

@@ -1,17 +1,20 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type CameraListItem, type Image, imageNameOf, SITE_NAME } from '@lakecams/contracts';
 import { createKysely } from '@lakecams/service-kit';
-import type { Database as ImagingDatabase } from '@lakecams/svc-imaging/testing';
+import {
+  type CameraRow,
+  type CaptureContext,
+  captureTick,
+  type Database as ImagingDatabase,
+  renderDemoImage,
+} from '@lakecams/svc-imaging/testing';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { type CaptureContext, captureTick } from '../svc-imaging/src/capture/capture-tick.ts';
-import type { CameraRow } from '../svc-imaging/src/database.ts';
-import { renderDemoImage } from '../svc-imaging/src/capture/demo-source.ts';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
 import { antiForgeryOf } from './portal-api.ts';
 import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';

@@ -1,10 +1,10 @@
 import { SERVICES } from '@lakecams/contracts';
 import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { camerasHealth, offlineReason } from '@lakecams/svc-imaging/testing';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { camerasHealth, offlineReason } from '../../svc-imaging/src/delivery/camera-health.ts';
-import { DEMO_CAMERAS } from '../../svc-webcam/src/demo-cameras.ts';
 import { type RunningPortal, startPortal } from '../portal.ts';
 
 const MONITORING = new URL('../../deploy/monitoring/', import.meta.url);

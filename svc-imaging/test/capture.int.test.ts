@@ -1,21 +1,16 @@
-import { CameraDeleted, CameraUpserted, ImageCaptured, ImagesThinned } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
+import { CameraDeleted, ImageCaptured, ImagesThinned } from '@lakecams/contracts/messages';
 import { type Image, imageNameOf } from '@lakecams/contracts';
-import { buildServiceApp, createLogger, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import type { ServiceApp } from '@lakecams/service-kit';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imagingService } from '../src/app.ts';
 import { createImageStore } from '../src/capture/image-store.ts';
 import { offlineReason } from '../src/delivery/camera-health.ts';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import { pruneImages } from '../src/capture/prune.ts';
 import { existsSync } from 'node:fs';
 import type { CameraRow } from '../src/database.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 /** A camera on real HTTP: serves a 2560×1440 JPEG, or misbehaves on request. */
@@ -46,61 +41,41 @@ async function startCameraServer() {
 }
 
 describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', () => {
-  const bus = createInProcessBus();
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let camera: Awaited<ReturnType<typeof startCameraServer>>;
   let storeDir: string;
   const captured: Image[] = [];
 
   const upsert = (id: number, name: string, path: string, intervalMin = 5) =>
-    bus.publishEvent(CameraUpserted.subject, {
+    service.upsertCamera({
       id,
       name,
       pattern: `${camera.url}${path}`,
       intervalMin,
-      distance: 5,
-      angle: 60,
-      webcamType: 'STATIC',
       position: { lat: 47.2, lng: 8.7, direction: 90 },
     });
-  const cameraRow = async (id: number) => {
-    await expect.poll(() => app.inject({ url: '/health' }).then(() => rowOf(id))).toBeTruthy();
-    return (await rowOf(id)) as CameraRow;
-  };
-  let rowOf: (id: number) => Promise<CameraRow | undefined>;
-  type Db = import('kysely').Kysely<{ cameras: CameraRow }>;
-  let directDb: Db | undefined;
+  const cameraRow = (id: number): Promise<CameraRow> =>
+    service.db.selectFrom('cameras').selectAll().where('webcamId', '=', id).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
     camera = await startCameraServer();
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-images-'));
-    await bus.consume<Image>(
+    service = await buildImagingService({
+      options: { schedule: true, fetchLimits: { timeoutMs: 300, maxBytes: 2 * 1024 * 1024, retries: 1 } },
+    });
+    ({ app, storeDir } = service);
+    await service.bus.consume<Image>(
       (message) => {
         captured.push(message.data);
         message.ack();
       },
       { durable: 'test-captured', filter: ImageCaptured.subject },
     );
-    app = await buildServiceApp(imagingService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      options: { storeDir, schedule: true, fetchLimits: { timeoutMs: 300, maxBytes: 2 * 1024 * 1024, retries: 1 } },
-    });
-    const { createKysely } = await import('@lakecams/service-kit');
-    directDb = createKysely<{ cameras: CameraRow }>({ connectionString: database.url });
-    rowOf = (id) => (directDb as Db).selectFrom('cameras').selectAll().where('webcamId', '=', id).executeTakeFirst();
   });
 
   afterAll(async () => {
-    await directDb?.destroy();
-    await app?.close();
-    await bus.close();
+    await service?.close();
     await camera?.close();
-    await database?.drop();
-    await rm(storeDir, { recursive: true, force: true });
   });
 
   it('follows camera changes from the bus: schedules, reschedules and forgets cameras', async () => {
@@ -111,7 +86,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     await expect.poll(() => (app.captureScheduler.nextRun(1)?.getUTCMinutes() ?? 1) % 2).toBe(0);
     await upsert(2, 'Weg-damit', '/cam.jpg');
     await expect.poll(() => app.captureScheduler.nextRun(2)).toBeTruthy();
-    await bus.publishEvent(CameraDeleted.subject, { id: 2 });
+    await service.bus.publishEvent(CameraDeleted.subject, { id: 2 });
     await expect.poll(() => app.captureScheduler.nextRun(2)).toBeNull();
   });
 
@@ -205,7 +180,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
 
   it('thins images older than the retention once a day to the best of each hour, files and rows, and tells svc-webcam', async () => {
     const thinned: unknown[] = [];
-    await bus.consume(
+    await service.bus.consume(
       (message) => {
         thinned.push(message.data);
         message.ack();
@@ -245,16 +220,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
   });
 
   it('refuses camera URLs that are not http(s)', async () => {
-    await bus.publishEvent(CameraUpserted.subject, {
-      id: 7,
-      name: 'Datei',
-      pattern: 'file:///etc/passwd',
-      intervalMin: 5,
-      distance: 5,
-      angle: 60,
-      webcamType: 'STATIC',
-    });
-    const row = await cameraRow(7);
+    const row = await service.upsertCamera({ id: 7, name: 'Datei', pattern: 'file:///etc/passwd' });
     const result = await captureTick(app.captureContext, row, new Date('2026-11-22T09:20:00Z'));
     expect(result.outcome === 'failed' && result.error).toBe('Only http and https camera URLs are fetched');
   });

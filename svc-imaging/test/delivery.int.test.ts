@@ -1,18 +1,13 @@
-import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
+import { AccessChanged } from '@lakecams/contracts/messages';
 import { ACCESS_COOKIE, IMPERSONATE_COOKIE, imageNameOf, POSITION_RULES } from '@lakecams/contracts';
 import { ruleViolations } from '@lakecams/contracts/testing';
-import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { ADMIN_ROLE, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -29,46 +24,21 @@ const day = (offset: number) => {
 };
 
 describe('image delivery at the quality each caller is entitled to', () => {
-  const bus = createInProcessBus();
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let storeDir: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-delivery-'));
-    app = await buildServiceApp(imagingService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: { storeDir, schedule: false },
-    });
-    await bus.publishEvent(CameraUpserted.subject, {
-      id: 1,
-      name: 'Seesicht',
-      pattern: 'http://127.0.0.1:9/x.jpg',
-      intervalMin: 5,
-      distance: 5,
-      angle: 60,
-      webcamType: 'STATIC',
-    });
-    // The camera event reaches the directory asynchronously; a busy machine may take seconds.
-    const camera: CameraRow | undefined = await vi.waitUntil(() => app.cameraDirectory.byId(1), {
-      timeout: 30_000,
-      interval: 20,
-    });
+    service = await buildImagingService({ keys });
+    app = service.app;
+    const camera = await service.upsertCamera({ id: 1, name: 'Seesicht' });
     const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#4a90d9' } })
       .jpeg()
       .toBuffer();
-    await captureTick({ ...app.captureContext, source: async () => picture }, camera as CameraRow, new Date());
+    await captureTick({ ...app.captureContext, source: async () => picture }, camera, new Date());
   });
 
   afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-    await rm(storeDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   async function widthFor(headers: Record<string, string> = {}) {
@@ -77,7 +47,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
     return { width: (await sharp(picture.rawPayload).metadata()).width, response: entitlement, picture, location };
   }
   const announce = (access: object) =>
-    bus.publishEvent(AccessChanged.subject, { webcamId: 1, permittedUserIds: [], ...access });
+    service.bus.publishEvent(AccessChanged.subject, { webcamId: 1, permittedUserIds: [], ...access });
 
   it('gives anonymous visitors POOR by default: a private redirect to an immutable, shareable picture', async () => {
     const { width, response, picture, location } = await widthFor();
@@ -234,39 +204,21 @@ describe('image delivery at the quality each caller is entitled to', () => {
 });
 
 describe('the job dashboard', () => {
-  const bus = createInProcessBus();
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let storeDir: string;
   const adminCookie = `${ACCESS_COOKIE}=${sign({ sub: VIP, role: [ADMIN_ROLE] })}`;
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-jobs-'));
-    app = await buildServiceApp(imagingService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: { storeDir, schedule: false, fetchLimits: { timeoutMs: 500, maxBytes: 1_000_000, retries: 0 } },
+    service = await buildImagingService({
+      keys,
+      options: { fetchLimits: { timeoutMs: 500, maxBytes: 1_000_000, retries: 0 } },
     });
-    await bus.publishEvent(CameraUpserted.subject, {
-      id: 2,
-      name: 'Unerreichbar',
-      pattern: 'http://127.0.0.1:9/x.jpg',
-      intervalMin: 10,
-      distance: 5,
-      angle: 60,
-      webcamType: 'STATIC',
-    });
-    await vi.waitUntil(() => app.cameraDirectory.byId(2), { timeout: 30_000, interval: 20 });
+    app = service.app;
+    await service.upsertCamera({ id: 2, name: 'Unerreichbar', intervalMin: 10 });
   });
 
   afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-    await rm(storeDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   it('is for administrators only, authenticated by the cookie', async () => {

@@ -1,22 +1,16 @@
 import { UserChanged } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
 import { imageNameOf } from '@lakecams/contracts';
-import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
-import { refererService } from '@lakecams/svc-referer';
-import { webcamService } from '@lakecams/svc-webcam';
+import { ADMIN_ROLE, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
+import { buildRefererService } from '@lakecams/svc-referer/testing';
+import { buildWebcamService } from '@lakecams/svc-webcam/testing';
 import { createSigner } from 'fast-jwt';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
-import { openImagingDatabase } from '../src/testing.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -64,32 +58,26 @@ const near = (actual: Rgb, expected: Rgb) => actual.every((v, i) => Math.abs(v -
 const BLUE: Rgb = [0, 0, 255];
 
 describe('layers drawn into booked pages’ images (svc-imaging with svc-referer and svc-webcam)', () => {
-  const bus = createInProcessBus();
-  const apps: ServiceApp[] = [];
+  let service: ImagingTestService;
+  const others: { close(): Promise<void> }[] = [];
   let webcam: ServiceApp;
   let referer: ServiceApp;
   let imaging: ServiceApp;
-  let databases: Awaited<ReturnType<typeof createTestDatabase>>[] = [];
-  let imagingDb: ReturnType<typeof openImagingDatabase>;
-  let storeDir: string;
   let camera: CameraRow;
   let blue: Buffer;
 
   beforeAll(async () => {
-    databases = await Promise.all(['webcam', 'referer', 'imaging'].map((s) => createTestDatabase(s)));
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-layers-'));
-    const runtime = { bus, logger: createLogger('silent'), jwtPublicKey: keys.publicKey };
-    webcam = await buildServiceApp(webcamService, { ...runtime, databaseUrl: databases[0]?.url, options: {} });
-    referer = await buildServiceApp(refererService, { ...runtime, databaseUrl: databases[1]?.url, options: {} });
-    imaging = await buildServiceApp(imagingService, {
-      ...runtime,
-      databaseUrl: databases[2]?.url,
-      options: { storeDir, schedule: false },
-    });
-    apps.push(imaging, referer, webcam);
-    imagingDb = openImagingDatabase(databases[2]?.url as string);
+    // svc-imaging on the test bus, svc-webcam and svc-referer beside it on the same bus with the same keys.
+    service = await buildImagingService({ keys });
+    imaging = service.app;
+    const webcamService = await buildWebcamService({ bus: service.bus, keys });
+    others.push(webcamService);
+    webcam = webcamService.app;
+    const refererService = await buildRefererService({ bus: service.bus, keys });
+    others.push(refererService);
+    referer = refererService.app;
 
-    await bus.publishEvent(UserChanged.subject, {
+    await service.bus.publishEvent(UserChanged.subject, {
       id: RITA,
       userName: 'rita_referer',
       email: 'rita@example.org',
@@ -138,19 +126,18 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
   });
 
   afterAll(async () => {
-    await imagingDb?.destroy();
-    for (const app of apps) await app.close();
-    await bus.close();
-    for (const database of databases) await database.drop();
-    await rm(storeDir, { recursive: true, force: true });
+    // The other services first: the bus they share closes with svc-imaging.
+    for (const other of others.reverse()) await other.close();
+    await service?.close();
   });
 
+  /** Waits until `check` holds, asking every 50 ms: a change reaches the other services over the bus. */
   async function until(check: () => Promise<boolean>) {
-    for (let i = 0; i < 100; i++) {
-      if (await check()) return;
+    const deadline = Date.now() + 30_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('timed out');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error('timed out');
   }
   const capture = (at: Date, picture = blue) =>
     captureTick({ ...imaging.captureContext, source: async () => picture }, camera, at);
@@ -381,7 +368,12 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     const minute = imageNameOf(new Date());
     const ok = await upload(admin, orange);
     expect([ok.statusCode, ok.body]).toEqual([200, 'true']);
-    const current = await get('Ufer.jpg');
+    // The upload tells every replica (this one too) over the bus; the redirect then names the new content.
+    let current = await get('Ufer.jpg');
+    await until(async () => {
+      current = await get('Ufer.jpg');
+      return current.location?.pathname !== before.location?.pathname;
+    });
     expect([minute, imageNameOf(new Date())]).toContain(current.entitlement.headers['x-image-name']);
     expect(near(await pixel(current.picture.rawPayload, 100, 100), [255, 136, 0])).toBe(true);
     // An upload may replace a minute's picture: the content is in the name, so a cached name never changes bytes.
@@ -447,7 +439,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     try {
       // Time passes: every good picture of the camera is now at least four intervals old.
       const lastGood = new Date(Date.now() - 4 * 60_000);
-      await imagingDb
+      await service.db
         .updateTable('captures')
         .set({ startedAt: lastGood })
         .where('webcamId', '=', camera.webcamId)
@@ -455,7 +447,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       const errors: string[] = [];
       // Minutes no earlier test captured: a tick already taken is skipped, and the clock may have moved on.
       const taken = new Set(
-        (await imagingDb.selectFrom('captures').select('name').where('webcamId', '=', camera.webcamId).execute()).map(
+        (await service.db.selectFrom('captures').select('name').where('webcamId', '=', camera.webcamId).execute()).map(
           (row) => row.name,
         ),
       );

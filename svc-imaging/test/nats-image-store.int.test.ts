@@ -1,23 +1,17 @@
-import { openImagingDatabase } from '../src/testing.ts';
-import { CameraUpserted } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
 import { imageNameOf, QUALITIES, type Quality } from '@lakecams/contracts';
-import { buildServiceApp, createLogger, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase, TEST_NATS_URL } from '@lakecams/service-kit/testing';
+import type { ServiceApp } from '@lakecams/service-kit';
+import { removeNatsNamespace, TEST_NATS_URL } from '@lakecams/service-kit/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Objm, StorageType } from '@nats-io/obj';
 import { connect, nanos } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { ImageStore } from '../src/capture/image-store.ts';
 import { createNatsImageStore } from '../src/capture/nats-image-store.ts';
 import { pruneImages } from '../src/capture/prune.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 
 // One namespace for this file; each bucket below adds its own suffix, and all of them go afterwards.
 const namespace = `images_${randomBytes(4).toString('hex')}`;
@@ -28,12 +22,7 @@ const bucketOf = (suffix: string) => {
   return name;
 };
 
-afterAll(async () => {
-  const nc = await connect({ servers: TEST_NATS_URL });
-  const jsm = await jetstreamManager(nc);
-  for (const stream of buckets) await jsm.streams.delete(stream).catch(() => false);
-  await nc.close();
-});
+afterAll(() => removeNatsNamespace(namespace, buckets));
 
 /** What the bucket holds, read on a connection of its own (as another replica would). */
 async function bucketContents(ns: string) {
@@ -206,48 +195,25 @@ describe('a bucket made with a TTL by an earlier version', () => {
 
 describe('the nightly prune thins the NATS store to the archive tiers, as it does the files store', () => {
   const ns = bucketOf('_prune');
-  const bus = createInProcessBus();
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let zoomTilesDir: string;
-  let store: ImageStore;
-  let db: ReturnType<typeof openImagingDatabase>;
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
-    db = openImagingDatabase(database.url);
-    zoomTilesDir = await mkdtemp(join(tmpdir(), 'lakecams-nats-zoom-'));
-    store = await createNatsImageStore({ servers: TEST_NATS_URL, namespace: ns });
-    app = await buildServiceApp(imagingService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      options: { imageStore: store, zoomTilesDir, schedule: false },
+    const imageStore = await createNatsImageStore({ servers: TEST_NATS_URL, namespace: ns });
+    // Closing the app closes its store.
+    service = await buildImagingService({ options: { imageStore } }).catch(async (error) => {
+      await imageStore.close();
+      throw error;
     });
+    app = service.app;
   });
 
   afterAll(async () => {
-    await db?.destroy();
-    // Closing the app closes its store.
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-    await rm(zoomTilesDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   it('keeps every capture of recent days, the best of each hour, the best of each day beyond the archive', async () => {
-    const camera = {
-      id: 9,
-      name: 'Hafen',
-      pattern: 'http://127.0.0.1:9/x.jpg',
-      intervalMin: 5,
-      distance: 5,
-      angle: 60,
-    };
-    await bus.publishEvent(CameraUpserted.subject, { ...camera, webcamType: 'STATIC' });
-    await expect.poll(() => app.cameraDirectory.byId(9), { timeout: 30_000 }).toBeTruthy();
-    const row = await app.cameraDirectory.byId(9);
-    if (!row) throw new Error('camera not applied');
+    const row = await service.upsertCamera({ id: 9, name: 'Hafen' });
     const picture = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#3a7bd5' } })
       .jpeg()
       .toBuffer();
@@ -270,7 +236,12 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
       names.set(at, name);
       const outcome = await captureTick({ ...app.captureContext, source: async () => picture }, row, new Date(at));
       expect(outcome.outcome, at).toBe('captured');
-      await db.updateTable('captures').set({ score }).where('webcamId', '=', 9).where('name', '=', name).execute();
+      await service.db
+        .updateTable('captures')
+        .set({ score })
+        .where('webcamId', '=', 9)
+        .where('name', '=', name)
+        .execute();
     }
     const nameOf = (at: (typeof scored)[number][0]) => names.get(at) as string;
     const stored = (await bucketContents(ns)).names;
@@ -298,7 +269,12 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
     const after = await bucketContents(ns);
     expect(after.names).toEqual(expected);
     expect(after.metadata).toBe(after.names.length);
-    const rows = await db.selectFrom('captures').select('name').where('webcamId', '=', 9).orderBy('name').execute();
+    const rows = await service.db
+      .selectFrom('captures')
+      .select('name')
+      .where('webcamId', '=', 9)
+      .orderBy('name')
+      .execute();
     expect(rows.map((r) => r.name)).toEqual(kept.map(nameOf).sort());
     // Served from the store: the entitlement URL redirects to the picture's immutable name.
     const served = async (name: string) => {

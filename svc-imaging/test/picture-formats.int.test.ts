@@ -1,17 +1,14 @@
-import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
+import { AccessChanged } from '@lakecams/contracts/messages';
 import { imageNameOf } from '@lakecams/contracts';
-import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -36,68 +33,43 @@ function signatureOf(bytes: Buffer): 'avif' | 'webp' | 'jpeg' | 'other' {
 }
 
 describe('pictures in AVIF and WebP for clients that take them', () => {
-  const bus = createInProcessBus();
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let storeDir: string;
   let imageName: string;
   let sky: Buffer;
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-formats-'));
-    app = await buildServiceApp(imagingService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: { storeDir, schedule: false },
-    });
-    await bus.publishEvent(CameraUpserted.subject, {
-      id: 1,
-      name: 'Seeblick',
-      pattern: 'http://127.0.0.1:9/x.jpg',
-      intervalMin: 5,
-      distance: 5,
-      angle: 60,
-      webcamType: 'STATIC',
-    });
-    // The camera event reaches the directory asynchronously; a busy machine may take seconds.
-    const camera: CameraRow | undefined = await vi.waitUntil(() => app.cameraDirectory.byId(1), {
-      timeout: 30_000,
-      interval: 20,
-    });
+    service = await buildImagingService({ keys });
+    ({ app, storeDir } = service);
+    const camera = await service.upsertCamera({ id: 1, name: 'Seeblick' });
     sky = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#4a90d9' } })
       .composite([
         { input: { create: { width: 1280, height: 720, channels: 3, background: '#2f6f3f' } }, top: 720, left: 0 },
       ])
       .jpeg()
       .toBuffer();
-    const outcome = await captureTick(
-      { ...app.captureContext, source: async () => sky },
-      camera as CameraRow,
-      new Date(),
-    );
+    const outcome = await captureTick({ ...app.captureContext, source: async () => sky }, camera, new Date());
     expect(outcome.outcome).toBe('captured');
     imageName = outcome.outcome === 'captured' ? outcome.image.name : '';
-    await bus.publishEvent(AccessChanged.subject, {
+    await service.bus.publishEvent(AccessChanged.subject, {
       webcamId: 1,
       permittedUserIds: [],
       configurations: Object.entries(USERS).map(([quality, userId]) => ({ userId, quality })),
       bookings: [],
     });
-    const qualityOf = async () =>
-      (await app.inject({ url: '/api/Image/Get/camera/Seeblick.jpg', headers: fullUser })).headers['x-image-quality'];
-    for (let tries = 0; (await qualityOf()) !== 'FULL; own configuration' && tries < 200; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // The access event reaches the delivery state asynchronously; a busy machine may take seconds.
+    await vi.waitUntil(
+      async () =>
+        (await app.inject({ url: '/api/Image/Get/camera/Seeblick.jpg', headers: fullUser })).headers[
+          'x-image-quality'
+        ] === 'FULL; own configuration',
+      { timeout: 30_000, interval: 25 },
+    );
   });
 
   afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-    await rm(storeDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   /** The entitlement URL's redirect and the picture it names, as a browser follows it. */

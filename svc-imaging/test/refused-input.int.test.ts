@@ -1,19 +1,11 @@
-import { openImagingDatabase } from '../src/testing.ts';
-import { CameraUpserted } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
 import { imageNameOf } from '@lakecams/contracts';
-import { ADMIN_ROLE, buildServiceApp, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { ADMIN_ROLE, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture/capture-tick.ts';
-import type { CameraRow } from '../src/database.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -21,63 +13,33 @@ const admin = { authorization: `Bearer ${sign({ sub: '11111111-1111-4111-8111-11
 const partner = { authorization: `Bearer ${sign({ sub: '22222222-2222-4222-8222-222222222222', role: ['Referer'] })}` };
 
 describe('svc-imaging refuses positions from minutes that are no pictures, and says why look-ups fail', () => {
-  const bus = createInProcessBus();
   const logged: { err?: { stack?: string } }[] = [];
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let storeDir: string;
-  let camera: CameraRow;
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-refused-'));
-    app = await buildServiceApp(imagingService, {
-      bus,
+    service = await buildImagingService({
+      keys,
       logger: pino({ level: 'warn' }, { write: (line: string) => logged.push(JSON.parse(line)) }),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: { storeDir, schedule: false },
     });
-    await bus.publishEvent(CameraUpserted.subject, {
-      id: 1,
-      name: 'Seeufer',
-      pattern: 'http://127.0.0.1:9/x.jpg',
-      intervalMin: 5,
-      distance: 5,
-      angle: 60,
-      webcamType: 'STATIC',
-    });
-    for (let tries = 0; tries < 200; tries++) {
-      const known = await app.cameraDirectory.byId(1);
-      if (known) {
-        camera = known;
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    app = service.app;
+    const camera = await service.upsertCamera({ id: 1, name: 'Seeufer' });
     const picture = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#4a90d9' } })
       .jpeg()
       .toBuffer();
     await captureTick({ ...app.captureContext, source: async () => picture }, camera, new Date());
   });
   afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-    await rm(storeDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   /** The camera's position and the positions of its pictures, which a refused request must leave alone. */
   async function positions() {
-    const db = openImagingDatabase(database.url);
-    try {
-      return {
-        camera: await db.selectFrom('cameras').select(['lat', 'lng', 'direction']).where('webcamId', '=', 1).execute(),
-        captures: await db.selectFrom('captures').select(['name', 'lat', 'lng', 'direction']).orderBy('name').execute(),
-      };
-    } finally {
-      await db.destroy();
-    }
+    const { db } = service;
+    return {
+      camera: await db.selectFrom('cameras').select(['lat', 'lng', 'direction']).where('webcamId', '=', 1).execute(),
+      captures: await db.selectFrom('captures').select(['name', 'lat', 'lng', 'direction']).orderBy('name').execute(),
+    };
   }
   const setPosition = (name: string) =>
     app.inject({

@@ -1,10 +1,7 @@
 import { CameraUpserted } from '@lakecams/contracts/messages';
 import { type Bus, createNatsBus } from '@lakecams/bus';
 import { imageNameOf } from '@lakecams/contracts';
-import { createKysely } from '@lakecams/service-kit';
-import { createTestDatabase, freePort, TEST_NATS_URL } from '@lakecams/service-kit/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { createTestDatabase, freePort, removeNatsNamespace, TEST_NATS_URL } from '@lakecams/service-kit/testing';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/database.ts';
+import { openImagingDatabase } from '../src/testing.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CAMERAS = [1, 2, 3];
@@ -45,7 +42,7 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
   let storeDir: string;
   let camera: Server;
   let bus: Bus;
-  let db: ReturnType<typeof createKysely<Database>>;
+  let db: ReturnType<typeof openImagingDatabase>;
 
   async function startReplica(id: string, port: number) {
     const child = spawn(process.execPath, ['svc-imaging/src/server.ts'], {
@@ -109,7 +106,7 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
         webcamType: 'STATIC',
       });
     }
-    db = createKysely<Database>({ connectionString: database.url });
+    db = openImagingDatabase(database.url);
   }, 90_000);
 
   afterAll(async () => {
@@ -125,11 +122,7 @@ describe('two svc-imaging replicas on NATS: each tick captured once, even when a
     await bus?.close();
     await db?.destroy();
     await new Promise((resolve) => camera?.close(resolve));
-    const nc = await connect({ servers: TEST_NATS_URL });
-    const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(`LAKECAMS_${namespace}`).catch(() => false);
-    await jsm.streams.delete(`OBJ_lakecams_images_${namespace}`).catch(() => false);
-    await nc.close();
+    await removeNatsNamespace(namespace, [`OBJ_lakecams_images_${namespace}`]);
     await database?.drop();
     await rm(storeDir, { recursive: true, force: true });
   });

@@ -1,7 +1,5 @@
-import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
-import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { AccessChanged } from '@lakecams/contracts/messages';
+import { ADMIN_ROLE, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -9,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imagingService } from '../src/app.ts';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
 import { renderDemoImage } from '../src/capture/demo-source.ts';
 import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
 import { dayOf, makeTimelapse } from '../src/timelapse/timelapse-maker.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -51,10 +49,8 @@ async function probe(bytes: Buffer) {
 const isoOf = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
 
 describe('day time-lapse clips', () => {
-  const bus = createInProcessBus();
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let storeDir: string;
   let camera: CameraRow;
   const now = new Date();
   const yesterday = dayOf(new Date(now.getTime() - 24 * 3600_000));
@@ -62,28 +58,9 @@ describe('day time-lapse clips', () => {
   const url = (day: string) => `/api/Image/Timelapse/camera/Zeitraffer/${isoOf(day)}.mp4`;
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-timelapse-'));
-    app = await buildServiceApp(imagingService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: { storeDir, schedule: false, timelapseTodayMinutes: 10 },
-    });
-    await bus.publishEvent(CameraUpserted.subject, {
-      id: 7,
-      name: 'Zeitraffer',
-      pattern: 'http://127.0.0.1:9/x.jpg',
-      intervalMin: 5,
-      distance: 5,
-      angle: 60,
-      webcamType: 'STATIC',
-    });
-    for (let tries = 0; !camera && tries < 200; tries++) {
-      camera = (await app.cameraDirectory.byId(7)) as CameraRow;
-      if (!camera) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    service = await buildImagingService({ keys, options: { timelapseTodayMinutes: 10 } });
+    app = service.app;
+    camera = await service.upsertCamera({ id: 7, name: 'Zeitraffer' });
     const demo = { ...app.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
     // Yesterday from 08:00 UTC (the same day in Zurich) every 5 minutes, and today's latest minutes.
     const [y, m, d] = [yesterday.slice(0, 4), yesterday.slice(4, 6), yesterday.slice(6, 8)].map(Number) as [
@@ -100,10 +77,7 @@ describe('day time-lapse clips', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-    await rm(storeDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   it("gives an anonymous visitor the day's pictures as an H.264 MP4 at POOR, made once and then served", async () => {
@@ -121,7 +95,7 @@ describe('day time-lapse clips', () => {
   }, 60_000);
 
   it('gives the entitled level, capped at MEDIUM (1280 px), and nothing above it to an anonymous visitor', async () => {
-    await bus.publishEvent(AccessChanged.subject, {
+    await service.bus.publishEvent(AccessChanged.subject, {
       webcamId: 7,
       permittedUserIds: [],
       configurations: [{ userId: VIP, quality: 'FULL' }],

@@ -1,17 +1,14 @@
-import { AccessChanged, CameraUpserted } from '@lakecams/contracts/messages';
-import { createInProcessBus } from '@lakecams/bus';
+import { AccessChanged } from '@lakecams/contracts/messages';
 import { ACCESS_COOKIE, imageNameOf } from '@lakecams/contracts';
-import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
-import { createTestDatabase } from '@lakecams/service-kit/testing';
+import { generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imagingService } from '../src/app.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import { pruneImages } from '../src/capture/prune.ts';
+import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -24,50 +21,36 @@ const moment = imageNameOf(new Date(Date.UTC(2026, 10, 20, 9, 30)));
 const zoom = (path: string) => `/api/Image/Zoom/camera/Ufer/${path}`;
 
 describe('deep-zoom tiles at the level the caller is entitled to', () => {
-  const bus = createInProcessBus();
+  let service: ImagingTestService;
   let app: ServiceApp;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let storeDir: string;
   let zoomTilesDir: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('imaging');
-    storeDir = await mkdtemp(join(tmpdir(), 'lakecams-zoom-store-'));
-    zoomTilesDir = await mkdtemp(join(tmpdir(), 'lakecams-zoom-tiles-'));
-    app = await buildServiceApp(imagingService, {
-      bus,
-      logger: createLogger('silent'),
-      databaseUrl: database.url,
-      jwtPublicKey: keys.publicKey,
-      options: { storeDir, zoomTilesDir, schedule: false },
-    });
-    const camera = { id: 7, name: 'Ufer', pattern: 'http://127.0.0.1:9/x.jpg', intervalMin: 5, distance: 5, angle: 60 };
-    await bus.publishEvent(CameraUpserted.subject, { ...camera, webcamType: 'STATIC' });
+    service = await buildImagingService({ keys });
+    app = service.app;
+    // The tiles' default folder, in the store folder the service was given.
+    zoomTilesDir = join(service.storeDir, '.zoom');
+    const row = await service.upsertCamera({ id: 7, name: 'Ufer' });
     const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#3a7bd5' } })
       .jpeg()
       .toBuffer();
-    let row = await app.cameraDirectory.byId(7);
-    for (let tries = 0; !row && tries < 250; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      row = await app.cameraDirectory.byId(7);
-    }
-    if (!row) throw new Error('camera not applied');
     const at = new Date(Date.UTC(2026, 10, 20, 9, 30));
     await captureTick({ ...app.captureContext, source: async () => picture }, row, at);
-    await bus.publishEvent(AccessChanged.subject, {
+    await service.bus.publishEvent(AccessChanged.subject, {
       webcamId: 7,
       permittedUserIds: [],
       configurations: [{ userId: VIP, quality: 'HIGH' }],
       bookings: [],
     });
+    // The access event reaches the delivery state asynchronously.
+    await vi.waitUntil(
+      async () => (await app.inject({ url: zoom(`${moment}.dzi?level=HIGH`), headers: vip })).statusCode === 200,
+      { timeout: 30_000, interval: 25 },
+    );
   });
 
   afterAll(async () => {
-    await app?.close();
-    await bus.close();
-    await database?.drop();
-    await rm(storeDir, { recursive: true, force: true });
-    await rm(zoomTilesDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ url, headers });
