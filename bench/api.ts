@@ -4,7 +4,7 @@ import type { BenchContext } from './context.ts';
 import { fetchOk, log, type ResultRow, row, sleep, startNodeServer, verdict, wrkInTurns } from './harness.ts';
 import { adminClient, type BenchPortal } from './portals.ts';
 import { createTestClient } from '@lakecams/service-kit/testing';
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 
 export const API_PATH = '/api/Webcam/GetImages';
 export const SEEDED_CAMERAS = 1000;

@@ -1,4 +1,4 @@
-import { DEMO_CAMERAS } from '../svc-webcam/src/demo-cameras.ts';
+import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { BenchContext } from './context.ts';
 import { log, median, memoryOf, type ResultRow, row, sleep, verdict } from './harness.ts';
 import { adminClient, startEmbeddedBenchPortal } from './portals.ts';

@@ -21,7 +21,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { solveCaptcha } from '../../svc-identity/test/helpers.ts';
+import { solveCaptcha } from '@lakecams/svc-identity/testing';
 import { type RunningPortal, serviceOptionsFor, startPortal } from '../portal.ts';
 
 /** A tiny front-end tree so the gateway's static serving is tested without a full build. */
@@ -144,7 +144,7 @@ describe('embedded portal: gateway and four services in one process, real Postgr
               images: unknown[];
             }
           ).images.length,
-        { timeout: 20_000 },
+        { timeout: 60_000 },
       )
       .toBeGreaterThanOrEqual(2);
     const history = (await (await fetch(`${portal.url}/api/Webcam/GetImageHistory?name=Richterswil`)).json()) as {

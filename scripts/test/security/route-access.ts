@@ -1,6 +1,6 @@
 import { ACCESS_COOKIE, imageNameOf, PICTURE_PATH_PREFIX, REFRESH_COOKIE } from '@lakecams/contracts';
 import { linkIn, readOutbox } from '../../../e2e/mail-outbox.ts';
-import { solveCaptcha } from '../../../svc-identity/test/helpers.ts';
+import { solveCaptcha } from '@lakecams/svc-identity/testing';
 import { type Answer, isSafeMethod, queryString, type RequestSpec, setCookieValue } from './http.ts';
 import {
   type Account,

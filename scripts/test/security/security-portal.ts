@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { linkIn, waitForMail } from '../../../e2e/mail-outbox.ts';
-import { solveCaptcha } from '../../../svc-identity/test/helpers.ts';
+import { solveCaptcha } from '@lakecams/svc-identity/testing';
 import { type RunningPortal, startPortal } from '../../portal.ts';
 import {
   type Answer,
