@@ -5,7 +5,13 @@ import { loadRefererConfig, refererOptionsFromConfig } from '../src/config.ts';
 describe('svc-referer configuration, one loader for its process and the embedded portal', () => {
   it('reads only the settings every service reads, with their defaults', () => {
     const config = loadRefererConfig({ UNRELATED: 'ignored' });
-    expect(config).toEqual({ HOST: '127.0.0.1', PORT: 0, LOG_LEVEL: 'info', NATS_STREAM_REPLICAS: 1 });
+    expect(config).toEqual({
+      HOST: '127.0.0.1',
+      PORT: 0,
+      LOG_LEVEL: 'info',
+      NATS_STREAM_REPLICAS: 1,
+      DATA_DIR: './data',
+    });
     expect(refererOptionsFromConfig(config)).toEqual({});
   });
 
