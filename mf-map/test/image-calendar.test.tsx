@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ImageCalendar, monthWeeks, shiftMonth } from '../src/camera/image-calendar.tsx';
+import { ImageCalendar, monthWeeks } from '../src/camera/image-calendar.tsx';
+import { shiftMonth } from '../src/camera/image-days.tsx';
 import { stubApi } from './fixtures.tsx';
 
 const MONTHS: Record<string, string[]> = {

@@ -1,9 +1,7 @@
-import { apiJson } from '@lakecams/session';
 import { type KeyboardEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { fetchImageHistory } from '../camera/image-history.ts';
-import { IMAGE_DAYS_PATH, type ImageDays, shiftMonth } from '../camera/image-calendar.tsx';
 import { type CompareLayout, momentRequest } from '../camera/moment-link.ts';
-import { clockTimeOf, formatDay, formatImageTime, isoDayOf } from '../cameras/image-time.ts';
+import { formatDay, formatImageTime, isoDayOf } from '../cameras/image-time.ts';
 import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import {
   DIVIDER_START,
@@ -17,6 +15,7 @@ import {
   takenAt,
   unknownVersusNote,
 } from './compare-moments.ts';
+import { MomentPicker } from './moment-picker.tsx';
 import './compare.css';
 
 export interface CompareViewProps {
@@ -410,152 +409,5 @@ function SwipeCompare({ camera, a, b }: { camera: string; a: string; b: string }
         </span>
       </figcaption>
     </figure>
-  );
-}
-
-type DaysState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; days: ImageDays };
-
-const monthTitle = (month: string) =>
-  new Intl.DateTimeFormat('de-CH', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${month}-15T12:00:00Z`),
-  );
-
-/** Any moment: a month, one of its days with pictures, then one of that day's pictures. */
-function MomentPicker({
-  camera,
-  moment,
-  chosen,
-  load,
-  onPick,
-}: {
-  camera: string;
-  moment: string;
-  chosen: string | null;
-  load: (day: string) => Promise<string[]>;
-  onPick: (name: string) => void;
-}) {
-  const start = chosen ?? moment;
-  const [month, setMonth] = useState(isoDayOf(start).slice(0, 7));
-  const [days, setDays] = useState<DaysState>({ status: 'loading' });
-  const [day, setDay] = useState<string | null>(chosen ? isoDayOf(chosen) : null);
-  const [names, setNames] = useState<readonly string[]>([]);
-  const picks = useRef(0);
-
-  // B chosen elsewhere (a preset): the picker turns to its day.
-  useEffect(() => {
-    if (!chosen) return;
-    setDay(isoDayOf(chosen));
-    setMonth(isoDayOf(chosen).slice(0, 7));
-  }, [chosen]);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    setDays({ status: 'loading' });
-    apiJson<ImageDays>(`${IMAGE_DAYS_PATH}?${new URLSearchParams({ name: camera, month })}`, {
-      signal: abort.signal,
-    }).then(
-      (found) => setDays({ status: 'ready', days: found }),
-      () => {
-        if (!abort.signal.aborted) setDays({ status: 'failed' });
-      },
-    );
-    return () => abort.abort();
-  }, [camera, month]);
-
-  useEffect(() => {
-    if (!day) return;
-    let current = true;
-    setNames([]);
-    load(day).then(
-      (found) => {
-        if (current) setNames(found);
-      },
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [day, load]);
-
-  const ready = days.status === 'ready' ? days.days : null;
-  const earlier = ready?.first ? ready.first.slice(0, 7) < month : false;
-  const later = ready?.last ? ready.last.slice(0, 7) > month : false;
-
-  const pickDay = (picked: string) => {
-    setDay(picked);
-    const ticket = ++picks.current;
-    // The day's picture nearest to A's time of day, changeable below.
-    load(picked).then(
-      (found) => {
-        const nearest = nearestByTimeOfDay(found, moment);
-        if (nearest && ticket === picks.current) onPick(nearest);
-      },
-      () => undefined,
-    );
-  };
-
-  return (
-    <div className="compare__picker" id="compare-picker">
-      <div className="compare__month">
-        <button
-          type="button"
-          className="button-quiet"
-          disabled={!earlier}
-          onClick={() => setMonth(shiftMonth(month, -1))}
-          aria-label="Vorheriger Monat"
-        >
-          ◀
-        </button>
-        <span aria-live="polite">{monthTitle(month)}</span>
-        <button
-          type="button"
-          className="button-quiet"
-          disabled={!later}
-          onClick={() => setMonth(shiftMonth(month, 1))}
-          aria-label="Nächster Monat"
-        >
-          ▶
-        </button>
-      </div>
-      {days.status === 'failed' && (
-        <p className="status-note status-note--error" role="alert">
-          Die Tage mit Bildern konnten nicht geladen werden.
-        </p>
-      )}
-      <label className="compare__select">
-        <span>Tag</span>
-        <select
-          value={day && ready?.days.includes(day) ? day : ''}
-          disabled={!ready || ready.days.length === 0}
-          onChange={(event) => pickDay(event.target.value)}
-        >
-          <option value="" disabled>
-            {ready && ready.days.length === 0 ? 'Keine Bilder in diesem Monat' : 'Tag wählen'}
-          </option>
-          {[...(ready?.days ?? [])].reverse().map((option) => (
-            <option key={option} value={option}>
-              {formatDay(option, 'short')}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="compare__select">
-        <span>Uhrzeit</span>
-        <select
-          value={chosen && names.includes(chosen) ? chosen : ''}
-          disabled={names.length === 0}
-          onChange={(event) => onPick(event.target.value)}
-        >
-          <option value="" disabled>
-            Uhrzeit wählen
-          </option>
-          {names.map((name) => (
-            <option key={name} value={name}>
-              {clockTimeOf(name)} Uhr
-            </option>
-          ))}
-        </select>
-      </label>
-    </div>
   );
 }
