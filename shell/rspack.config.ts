@@ -5,7 +5,12 @@ import { readFileSync } from 'node:fs';
 
 // The page-wide tokens and element defaults go inline into index.html: the page (and a camera page's first view,
 // gateway page-meta.ts) is laid out as the remotes will show it before any script or stylesheet arrives.
-const baseCss = readFileSync(new URL('./src/styles/base.css', import.meta.url), 'utf8')
+const baseCss = [
+  import.meta.resolve('@lakecams/ui-kit/page-defaults.css'),
+  import.meta.resolve('./src/styles/base.css'),
+]
+  .map((file) => readFileSync(new URL(file), 'utf8'))
+  .join('\n')
   .replace(/\/\*[\s\S]*?\*\//g, '')
   .replace(/\s+/g, ' ')
   .replace(/\s*([{};:,>])\s*/g, '$1')

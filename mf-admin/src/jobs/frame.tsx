@@ -1,3 +1,4 @@
+import '@lakecams/ui-kit/page-defaults.css';
 import { createApiClient, EMPTY_AUTH_STATE } from '@lakecams/session';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
