@@ -3,9 +3,7 @@ import { leaveFlashMessage, useSession } from '@lakecams/session';
 import {
   EmailField,
   Form,
-  FormActions,
   FormCard,
-  Notice,
   PageFrame,
   PhoneField,
   SelectField,
@@ -14,9 +12,8 @@ import {
   useForm,
 } from '@lakecams/ui-kit';
 import { useNavigate } from 'react-router';
-import { CaptchaField } from '../captcha/captcha-field.tsx';
+import { CaptchaSubmitFooter } from '../captcha/captcha-submit-footer.tsx';
 import { useCaptchaSubmit } from '../captcha/use-captcha-submit.ts';
-import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
@@ -69,17 +66,13 @@ export function ContactPage() {
               options={CONTACT_SUBJECTS}
             />
             <TextAreaField field={form.field('message')} label="Nachricht" />
-            <CaptchaField key={sending.captchaKey} action="contact" {...sending.captcha} />
-            {sending.failure && (
-              <Notice tone="error">
-                <p>{sending.failure}</p>
-              </Notice>
-            )}
-            <FormActions>
-              <SubmitButton form={form} busy={sending.busy} blockedBy={sending.blockedBy}>
-                {sending.busy ? 'Wird gesendet …' : 'Senden'}
-              </SubmitButton>
-            </FormActions>
+            <CaptchaSubmitFooter
+              action="contact"
+              form={form}
+              sending={sending}
+              label="Senden"
+              busyLabel="Wird gesendet …"
+            />
           </Form>
         </FormCard>
       </div>

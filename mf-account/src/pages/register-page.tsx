@@ -12,9 +12,8 @@ import {
 } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CaptchaField } from '../captcha/captcha-field.tsx';
+import { CaptchaSubmitFooter } from '../captcha/captcha-submit-footer.tsx';
 import { useCaptchaSubmit } from '../captcha/use-captcha-submit.ts';
-import { SubmitButton } from '../forms/submit-button.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 
 const EMPTY: RegisterModel = {
@@ -77,18 +76,15 @@ function RegisterForm({ onRegistered }: { onRegistered(email: string): void }) {
             autoComplete="new-password"
           />
         </div>
-        <CaptchaField key={sending.captchaKey} action="register" {...sending.captcha} />
-        {sending.failure && (
-          <Notice tone="error">
-            <p>{sending.failure}</p>
-          </Notice>
-        )}
-        <FormActions>
-          <SubmitButton form={form} busy={sending.busy} blockedBy={sending.blockedBy}>
-            {sending.busy ? 'Wird registriert …' : 'Registrieren'}
-          </SubmitButton>
+        <CaptchaSubmitFooter
+          action="register"
+          form={form}
+          sending={sending}
+          label="Registrieren"
+          busyLabel="Wird registriert …"
+        >
           <Link to="/login">Schon registriert? Anmelden</Link>
-        </FormActions>
+        </CaptchaSubmitFooter>
       </Form>
     </FormCard>
   );
