@@ -1,8 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { deriveQualityVariants } from '../svc-imaging/src/capture/derive-variants.ts';
-import { createImageStore } from '../svc-imaging/src/capture/image-store.ts';
+import { deriveQualityVariants, createImageStore } from '@lakecams/svc-imaging/media';
 import { minimalSharpCapture } from './minimal-sharp-capture.ts';
 import { ensureResultsDir, log, median, REPEATS, type ResultRow, row, verdict } from './harness.ts';
 

@@ -1,9 +1,13 @@
 import { type Quality, QUALITIES } from '@lakecams/contracts';
 import sharp, { type Sharp } from 'sharp';
-import { encodePicture, MODERN_ENCODINGS, type ModernEncoding } from '../svc-imaging/src/capture/formats.ts';
-import { renderDemoImage } from '../svc-imaging/src/capture/demo-source.ts';
-import { deriveQualityVariants } from '../svc-imaging/src/capture/derive-variants.ts';
-import { QUALITY_WIDTHS } from '../svc-imaging/src/capture/quality.ts';
+import {
+  encodePicture,
+  MODERN_ENCODINGS,
+  type ModernEncoding,
+  renderDemoImage,
+  deriveQualityVariants,
+  QUALITY_WIDTHS,
+} from '@lakecams/svc-imaging/media';
 import { render4kPicture } from './capture.ts';
 import { type GreyPixels, greyPixelsOf, ssim } from './formats-ssim.ts';
 import { log, type ResultRow, row, verdict } from './harness.ts';

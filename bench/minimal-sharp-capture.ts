@@ -2,8 +2,7 @@ import { QUALITIES } from '@lakecams/contracts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { encodePicture, MODERN_ENCODINGS, variantSuffix } from '../svc-imaging/src/capture/formats.ts';
-import { QUALITY_WIDTHS } from '../svc-imaging/src/capture/quality.ts';
+import { encodePicture, MODERN_ENCODINGS, variantSuffix, QUALITY_WIDTHS } from '@lakecams/svc-imaging/media';
 
 /**
  * The capture benchmark's baseline: decode once, then each level below FULL in JPEG, AVIF and WebP straight

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { encodeTimelapse, FFMPEG_PATH, ffmpegArguments } from '../svc-imaging/src/timelapse/encoder.ts';
+import { encodeTimelapse, FFMPEG_PATH, ffmpegArguments } from '@lakecams/svc-imaging/media';
 import { cpuSecondsOf, ensureResultsDir, log, median, REPEATS, type ResultRow, row, verdict } from './harness.ts';
 
 const WIDTH = 1280;

@@ -1,0 +1,10 @@
+/**
+ * The picture work of the capture pipeline without its service: deriving the quality levels, encoding the formats,
+ * the demo scene, the stores and the time-lapse encoder. Benchmarks measure these pieces through this entry.
+ */
+export { renderDemoImage } from './capture/demo-source.ts';
+export { deriveQualityVariants } from './capture/derive-variants.ts';
+export { encodePicture, MODERN_ENCODINGS, type ModernEncoding, variantSuffix } from './capture/formats.ts';
+export { createImageStore } from './capture/image-store.ts';
+export { QUALITY_WIDTHS } from './capture/quality.ts';
+export { encodeTimelapse, FFMPEG_PATH, ffmpegArguments } from './timelapse/encoder.ts';
