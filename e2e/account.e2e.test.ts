@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, PHONE } from './browser.ts';
 import { linkIn, waitForMail } from './mail-outbox.ts';
 import { signedInApi } from './portal-api.ts';
 
@@ -128,159 +128,168 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.getByRole('status').filter({ hasText: 'Ihre E-Mail-Adresse ist bestätigt' }).waitFor();
   }
 
-  async function logIn(page: Page, username: string, password: string): Promise<void> {
-    const form = page.getByRole('form', { name: 'Anmelden' });
-    await form.getByLabel('Benutzername').fill(username);
-    await form.getByLabel('Passwort').fill(password);
-    await form.getByRole('button', { name: 'Anmelden' }).click();
-  }
-
   const menu = (page: Page) => page.getByRole('navigation', { name: 'Hauptmenü' });
 
-  it('registers, confirms by mail, logs in, updates the profile, redeems a code and logs out', async () => {
-    const account = newAccount('reg');
-    const page = await open('/register');
-    await page.getByRole('heading', { level: 1, name: 'Registrieren' }).waitFor();
-    await page.locator('altcha-widget').waitFor();
-    await screenshots(page, 'register');
+  it(
+    'registers, confirms by mail, logs in, updates the profile, redeems a code and logs out',
+    async () => {
+      const account = newAccount('reg');
+      const page = await open('/register');
+      await page.getByRole('heading', { level: 1, name: 'Registrieren' }).waitFor();
+      await page.locator('altcha-widget').waitFor();
+      await screenshots(page, 'register');
 
-    // A message under a field once it was left, and a disabled button while anything is invalid.
-    await field(page, 'Telefon').fill('0441234567');
-    await field(page, 'Benutzername').focus();
-    await page.getByText('This is not a phone number').waitFor();
-    expect(await page.getByRole('button', { name: 'Registrieren', exact: true }).isDisabled()).toBe(true);
-    await screenshots(page, 'register-invalid');
+      // A message under a field once it was left, and a disabled button while anything is invalid.
+      await field(page, 'Telefon').fill('0441234567');
+      await field(page, 'Benutzername').focus();
+      await page.getByText('This is not a phone number').waitFor();
+      expect(await page.getByRole('button', { name: 'Registrieren', exact: true }).isDisabled()).toBe(true);
+      await screenshots(page, 'register-invalid');
 
-    await register(page, account);
-    await screenshots(page, 'register-done');
-    await page.getByRole('link', { name: 'Registrierung bestätigen' }).click();
-    await page.waitForURL(/\/confirmRegistration\?email=/);
+      await register(page, account);
+      await screenshots(page, 'register-done');
+      await page.getByRole('link', { name: 'Registrierung bestätigen' }).click();
+      await page.waitForURL(/\/confirmRegistration\?email=/);
 
-    await confirmFromMail(page, account, 'confirm-registration');
-    await screenshots(page, 'login');
-    await logIn(page, account.username, account.password);
-    await page.waitForURL(`${portal.url}/`);
-    await menu(page).getByRole('button', { name: 'Abmelden' }).waitFor();
-    expect(await menu(page).getByRole('link', { name: 'Anmelden' }).count()).toBe(0);
-    const stored = await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY);
-    expect(JSON.parse(stored ?? '{}').userName).toBe(account.username);
+      await confirmFromMail(page, account, 'confirm-registration');
+      await screenshots(page, 'login');
+      await logIn(page, account);
+      await page.waitForURL(`${portal.url}/`);
+      await menu(page).getByRole('button', { name: 'Abmelden' }).waitFor();
+      expect(await menu(page).getByRole('link', { name: 'Anmelden' }).count()).toBe(0);
+      const stored = await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY);
+      expect(JSON.parse(stored ?? '{}').userName).toBe(account.username);
 
-    await menu(page).getByRole('link', { name: 'Mein Profil' }).click();
-    await page.waitForURL(`${portal.url}/user`);
-    await expect.poll(() => field(page, 'Vorname').inputValue()).toBe(account.firstName);
-    await field(page, 'Vorname').fill('Erna');
-    await page.getByRole('button', { name: 'Profil speichern' }).click();
-    await page.getByText('Ihr Profil ist gespeichert.').waitFor();
+      await menu(page).getByRole('link', { name: 'Mein Profil' }).click();
+      await page.waitForURL(`${portal.url}/user`);
+      await expect.poll(() => field(page, 'Vorname').inputValue()).toBe(account.firstName);
+      await field(page, 'Vorname').fill('Erna');
+      await page.getByRole('button', { name: 'Profil speichern' }).click();
+      await page.getByText('Ihr Profil ist gespeichert.').waitFor();
 
-    const admin = portal.demoAdmin;
-    if (!admin) throw new Error('The portal created no demo admin');
-    const [code] = await (await signedInApi(portal.url, admin)).post<string[]>(
-      '/api/Code/CreateCodes?feature=Premium&count=1',
-    );
-    await field(page, 'Code').fill(code as string);
-    await page.getByRole('button', { name: 'Einlösen' }).click();
-    await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor();
-    await page.getByText(code as string).waitFor();
-    await screenshots(page, 'user');
+      const admin = portal.demoAdmin;
+      if (!admin) throw new Error('The portal created no demo admin');
+      const [code] = await (await signedInApi(portal.url, admin)).post<string[]>(
+        '/api/Code/CreateCodes?feature=Premium&count=1',
+      );
+      await field(page, 'Code').fill(code as string);
+      await page.getByRole('button', { name: 'Einlösen' }).click();
+      await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor();
+      await page.getByText(code as string).waitFor();
+      await screenshots(page, 'user');
 
-    // The profile survives a reload: the stored user is refreshed before the app loads.
-    await page.reload();
-    await expect.poll(() => field(page, 'Vorname').inputValue()).toBe('Erna');
-    await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor();
+      // The profile survives a reload: the stored user is refreshed before the app loads.
+      await page.reload();
+      await expect.poll(() => field(page, 'Vorname').inputValue()).toBe('Erna');
+      await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor();
 
-    await menu(page).getByRole('button', { name: 'Abmelden' }).click();
-    await page.waitForURL(`${portal.url}/`);
-    await menu(page).getByRole('link', { name: 'Anmelden' }).waitFor();
-    expect(await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY)).toBeNull();
-    await page.goto(`${portal.url}/user`);
-    await page.waitForURL(`${portal.url}/login?returnUrl=/user`);
-    await page.close();
-  }, CAPTCHA_TEST_MS);
+      await menu(page).getByRole('button', { name: 'Abmelden' }).click();
+      await page.waitForURL(`${portal.url}/`);
+      await menu(page).getByRole('link', { name: 'Anmelden' }).waitFor();
+      expect(await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY)).toBeNull();
+      await page.goto(`${portal.url}/user`);
+      await page.waitForURL(`${portal.url}/login?returnUrl=/user`);
+      await page.close();
+    },
+    CAPTCHA_TEST_MS,
+  );
 
-  it('resets a forgotten password with the mailed code and logs in with the new one', async () => {
-    const account = newAccount('pwd');
-    const page = await open('/register');
-    await register(page, account);
-    await confirmFromMail(page, account);
+  it(
+    'resets a forgotten password with the mailed code and logs in with the new one',
+    async () => {
+      const account = newAccount('pwd');
+      const page = await open('/register');
+      await register(page, account);
+      await confirmFromMail(page, account);
 
-    await logIn(page, account.username, 'Falsch2026!');
-    await page.getByText('Benutzername oder Passwort ist falsch.').waitFor();
-    await screenshots(page, 'login-wrong-password');
+      await logIn(page, { username: account.username, password: 'Falsch2026!' });
+      await page.getByText('Benutzername oder Passwort ist falsch.').waitFor();
+      await screenshots(page, 'login-wrong-password');
 
-    const forgot = page.getByRole('form', { name: 'Passwort vergessen' });
-    await forgot.getByLabel('E-Mail-Adresse').fill(account.email);
-    await forgot.getByRole('button', { name: 'Code anfordern' }).click();
-    await page.getByText(`Falls ${account.email} bei uns registriert ist`).waitFor();
-    await screenshots(page, 'login-code-sent');
+      const forgot = page.getByRole('form', { name: 'Passwort vergessen' });
+      await forgot.getByLabel('E-Mail-Adresse').fill(account.email);
+      await forgot.getByRole('button', { name: 'Code anfordern' }).click();
+      await page.getByText(`Falls ${account.email} bei uns registriert ist`).waitFor();
+      await screenshots(page, 'login-code-sent');
 
-    const mail = await waitForMail(portal.outboxDir, account.email, 'Passwort zurücksetzen');
-    const link = linkIn(mail, '/resetPassword');
-    const code = link.searchParams.get('code');
-    expect(code).toBeTruthy();
-    expect(mail.text).toContain(code as string);
-    await page.goto(`${portal.url}${link.pathname}${link.search}`);
-    await expect.poll(() => field(page, 'Code aus der E-Mail').inputValue()).toBe(code);
-    expect(await field(page, 'E-Mail-Adresse').inputValue()).toBe(account.email);
-    const newPassword = 'Zuerichsee7?';
-    await field(page, 'Benutzername').fill(account.username);
-    await field(page, 'Neues Passwort').fill(newPassword);
-    await field(page, 'Passwort bestätigen').fill(newPassword);
-    await screenshots(page, 'reset-password');
-    await page.getByRole('button', { name: 'Passwort ändern' }).click();
-    await page.waitForURL(`${portal.url}/login`);
-    await page.getByRole('status').filter({ hasText: 'Ihr Passwort ist geändert' }).waitFor();
+      const mail = await waitForMail(portal.outboxDir, account.email, 'Passwort zurücksetzen');
+      const link = linkIn(mail, '/resetPassword');
+      const code = link.searchParams.get('code');
+      expect(code).toBeTruthy();
+      expect(mail.text).toContain(code as string);
+      await page.goto(`${portal.url}${link.pathname}${link.search}`);
+      await expect.poll(() => field(page, 'Code aus der E-Mail').inputValue()).toBe(code);
+      expect(await field(page, 'E-Mail-Adresse').inputValue()).toBe(account.email);
+      const newPassword = 'Zuerichsee7?';
+      await field(page, 'Benutzername').fill(account.username);
+      await field(page, 'Neues Passwort').fill(newPassword);
+      await field(page, 'Passwort bestätigen').fill(newPassword);
+      await screenshots(page, 'reset-password');
+      await page.getByRole('button', { name: 'Passwort ändern' }).click();
+      await page.waitForURL(`${portal.url}/login`);
+      await page.getByRole('status').filter({ hasText: 'Ihr Passwort ist geändert' }).waitFor();
 
-    await logIn(page, account.username, newPassword);
-    await page.waitForURL(`${portal.url}/`);
-    await menu(page).getByRole('link', { name: 'Mein Profil' }).waitFor();
-    await page.close();
-  }, CAPTCHA_TEST_MS);
+      await logIn(page, { username: account.username, password: newPassword });
+      await page.waitForURL(`${portal.url}/`);
+      await menu(page).getByRole('link', { name: 'Mein Profil' }).waitFor();
+      await page.close();
+    },
+    CAPTCHA_TEST_MS,
+  );
 
-  it('solves the captcha again by itself after a failed registration', async () => {
-    const page = await open('/register');
-    const taken = { ...newAccount('dup'), username: (portal.demoAdmin as { username: string }).username };
-    await field(page, 'Vorname').fill(taken.firstName);
-    await field(page, 'Nachname').fill(taken.lastName);
-    await field(page, 'E-Mail-Adresse').fill(taken.email);
-    await field(page, 'Telefon').fill(taken.phone);
-    await field(page, 'Benutzername').fill(taken.username);
-    await field(page, 'Passwort').fill(taken.password);
-    await field(page, 'Passwort bestätigen').fill(taken.password);
-    await solveCaptcha(page);
-    const submit = page.getByRole('button', { name: 'Registrieren', exact: true });
-    await submit.click();
-    await page.getByRole('alert').filter({ hasText: 'Dieser Benutzername ist schon vergeben' }).waitFor();
-    // No click, no focus: a fresh challenge is solved and the button is ready again.
-    await expect.poll(() => submit.isEnabled(), { timeout: 30_000 }).toBe(true);
-    await page.close();
-  }, CAPTCHA_TEST_MS);
+  it(
+    'solves the captcha again by itself after a failed registration',
+    async () => {
+      const page = await open('/register');
+      const taken = { ...newAccount('dup'), username: (portal.demoAdmin as { username: string }).username };
+      await field(page, 'Vorname').fill(taken.firstName);
+      await field(page, 'Nachname').fill(taken.lastName);
+      await field(page, 'E-Mail-Adresse').fill(taken.email);
+      await field(page, 'Telefon').fill(taken.phone);
+      await field(page, 'Benutzername').fill(taken.username);
+      await field(page, 'Passwort').fill(taken.password);
+      await field(page, 'Passwort bestätigen').fill(taken.password);
+      await solveCaptcha(page);
+      const submit = page.getByRole('button', { name: 'Registrieren', exact: true });
+      await submit.click();
+      await page.getByRole('alert').filter({ hasText: 'Dieser Benutzername ist schon vergeben' }).waitFor();
+      // No click, no focus: a fresh challenge is solved and the button is ready again.
+      await expect.poll(() => submit.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await page.close();
+    },
+    CAPTCHA_TEST_MS,
+  );
 
-  it('sends the contact form with its captcha and goes home', async () => {
-    const page = await open('/contact');
-    await field(page, 'Name').fill('Erika Muster');
-    await field(page, 'E-Mail-Adresse').fill('erika@example.ch');
-    await field(page, 'Telefon').fill('055 210 00 00');
-    await field(page, 'Betreff').selectOption(CONTACT_SUBJECTS[2]);
-    await field(page, 'Nachricht').fill('Eine Kamera auf der Ufenau wäre schön.');
-    await solveCaptcha(page);
-    await screenshots(page, 'contact');
-    await page.getByRole('button', { name: 'Senden' }).click();
-    await page.waitForURL(`${portal.url}/`);
-    const sent = page.getByRole('status').filter({ hasText: 'Ihre Nachricht ist gesendet' });
-    await sent.waitFor();
-    await screenshots(page, 'contact-sent');
-    await sent.getByRole('button', { name: 'Schliessen' }).click();
-    await expect.poll(() => sent.count()).toBe(0);
-    const mail = await waitForMail(portal.outboxDir, '', `Kontakt: ${CONTACT_SUBJECTS[2]}`);
-    expect(mail.text).toContain('Ufenau');
-    await page.close();
-  }, CAPTCHA_TEST_MS);
+  it(
+    'sends the contact form with its captcha and goes home',
+    async () => {
+      const page = await open('/contact');
+      await field(page, 'Name').fill('Erika Muster');
+      await field(page, 'E-Mail-Adresse').fill('erika@example.ch');
+      await field(page, 'Telefon').fill('055 210 00 00');
+      await field(page, 'Betreff').selectOption(CONTACT_SUBJECTS[2]);
+      await field(page, 'Nachricht').fill('Eine Kamera auf der Ufenau wäre schön.');
+      await solveCaptcha(page);
+      await screenshots(page, 'contact');
+      await page.getByRole('button', { name: 'Senden' }).click();
+      await page.waitForURL(`${portal.url}/`);
+      const sent = page.getByRole('status').filter({ hasText: 'Ihre Nachricht ist gesendet' });
+      await sent.waitFor();
+      await screenshots(page, 'contact-sent');
+      await sent.getByRole('button', { name: 'Schliessen' }).click();
+      await expect.poll(() => sent.count()).toBe(0);
+      const mail = await waitForMail(portal.outboxDir, '', `Kontakt: ${CONTACT_SUBJECTS[2]}`);
+      expect(mail.text).toContain('Ufenau');
+      await page.close();
+    },
+    CAPTCHA_TEST_MS,
+  );
 
   it('lets the admin impersonate a user and return, the header showing who acts', async () => {
     const admin = portal.demoAdmin;
     if (!admin) throw new Error('The portal created no demo admin');
     const page = await open('/login?returnUrl=%2Fimpersonate');
-    await logIn(page, admin.username, admin.password);
+    await logIn(page, admin);
     await page.waitForURL(`${portal.url}/impersonate`);
     // The administration pages sit under "Verwaltung".
     await menu(page).getByRole('button', { name: 'Verwaltung' }).click();
@@ -336,7 +345,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${portal.url}/login`);
-    await logIn(page, admin.username, admin.password);
+    await logIn(page, admin);
     await page.waitForURL(`${portal.url}/`);
     await menu(page).getByRole('button', { name: 'Abmelden' }).waitFor();
 
@@ -415,10 +424,7 @@ describe('the session with access tokens that live 3 seconds (Chromium)', () => 
     });
     const first = await context.newPage();
     await first.goto(`${portal.url}/login?returnUrl=%2Fimpersonate`);
-    const form = first.getByRole('form', { name: 'Anmelden' });
-    await form.getByLabel('Benutzername').fill(admin.username);
-    await form.getByLabel('Passwort').fill(admin.password);
-    await form.getByRole('button', { name: 'Anmelden' }).click();
+    await logIn(first, admin);
     await first.getByRole('table').getByText(admin.username).waitFor();
 
     const second = await context.newPage();

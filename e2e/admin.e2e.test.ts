@@ -6,7 +6,7 @@ import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 /** A PNG of one colour (RGBA), small enough to build by hand. */
@@ -83,13 +83,6 @@ describe('administration screens (Chromium)', () => {
     });
     await page.goto(`${portal.url}${path}`);
     return page;
-  }
-
-  async function logIn(page: Page, credentials: { username: string; password: string }): Promise<void> {
-    const form = page.getByRole('form', { name: 'Anmelden' });
-    await form.getByLabel('Benutzername').fill(credentials.username);
-    await form.getByLabel('Passwort').fill(credentials.password);
-    await form.getByRole('button', { name: 'Anmelden' }).click();
   }
 
   async function openAsAdmin(path: string): Promise<Page> {

@@ -72,6 +72,14 @@ export const PHONE = { width: 390, height: 844 };
 
 export { freePort } from '@lakecams/service-kit/testing';
 
+/** Fills in and sends the login form on the page (at /login, or where the form is shown). */
+export async function logIn(page: Page, credentials: { username: string; password: string }): Promise<void> {
+  const form = page.getByRole('form', { name: 'Anmelden' });
+  await form.getByLabel('Benutzername').fill(credentials.username);
+  await form.getByLabel('Passwort', { exact: true }).fill(credentials.password);
+  await form.getByRole('button', { name: 'Anmelden' }).click();
+}
+
 /**
  * The main heading the visitor sees. A camera page holds two for a moment: its first view's, sent in the HTML,
  * and the remote's, hidden until it takes over.

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, freePort, launchChromium } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, logIn } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,12 +57,12 @@ interface DevRun {
   output: () => string;
 }
 
-/** `npm run dev -w mf-map` as a developer runs it, on the copy and against the test's portal. */
-async function startMapDevServer(appDir: string, portalUrl: string): Promise<DevRun> {
+/** `npm run dev -w <app>` as a developer runs it, on a folder of the app and against the test's portal. */
+async function startDevServerProcess(app: string, appDir: string, portalUrl: string): Promise<DevRun> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['scripts/dev.ts', 'mf-map', '--app-dir', appDir, '--port', String(port), '--portal', portalUrl],
+    ['scripts/dev.ts', app, '--app-dir', appDir, '--port', String(port), '--portal', portalUrl],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -110,7 +110,7 @@ describe('a remote from its dev server, in one browser only', () => {
   beforeAll(async () => {
     copy = await copyOfMap();
     portal = await startTestPortal({ demoBackfillMinutes: 0 });
-    dev = await startMapDevServer(copy, portal.url);
+    dev = await startDevServerProcess('mf-map', copy, portal.url);
     browser = await launchChromium();
   });
 
@@ -121,10 +121,10 @@ describe('a remote from its dev server, in one browser only', () => {
     if (copy) await rm(copy, { recursive: true, force: true });
   });
 
-  function devRequests(page: Page): string[] {
+  function devRequestsTo(page: Page, origin: string | undefined): string[] {
     const seen: string[] = [];
     page.on('request', (request) => {
-      if (dev && request.url().startsWith(dev.url)) seen.push(request.url());
+      if (origin && request.url().startsWith(origin)) seen.push(request.url());
     });
     return seen;
   }
@@ -159,7 +159,7 @@ describe('a remote from its dev server, in one browser only', () => {
 
     // Any other browser still gets the published remote.
     const visitor = await browser.newPage();
-    const visitorDevRequests = devRequests(visitor);
+    const visitorDevRequests = devRequestsTo(visitor, dev?.url);
     await visitor.goto(`${portal.url}/datenschutz`);
     await expect.poll(() => visitor.locator('main h1').first().textContent()).toBeTruthy();
     expect(await visitor.getByTestId('dev-probe').count()).toBe(0);
@@ -205,5 +205,36 @@ describe('a remote from its dev server, in one browser only', () => {
     await expect.poll(() => page.locator('main h1').first().textContent()).toBeTruthy();
     expect(await page.getByTestId('dev-probe').count()).toBe(0);
     expect(elsewhere.filter((url) => url.includes('remote.example'))).toEqual([]);
+  });
+
+  it("serves mf-admin's job dashboard page beside its dev build, for the frame of /jobs under npm run dev", async () => {
+    // mf-admin's own folder: the dev build goes to a folder of its own, the sources are only read.
+    const admin = await startDevServerProcess('mf-admin', join(ROOT, 'mf-admin'), portal.url);
+    try {
+      const script = await fetch(`${admin.url}/job-dashboard/job-dashboard.js`);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toContain('javascript');
+      await script.body?.cancel();
+
+      // Under `npm run dev` the shell's dev server answers /remotes.json with the dev servers; here the page gets
+      // that answer for mf-admin.
+      const page = await browser.newPage({ viewport: DESKTOP });
+      const published = (await (await fetch(`${portal.url}/remotes.json`)).json()) as Record<string, string>;
+      await page.route('**/remotes.json', (route) =>
+        route.fulfill({ json: { ...published, mf_admin: `${admin.url}/mf-manifest.json` } }),
+      );
+      const fromDevServer = devRequestsTo(page, admin.url);
+      await page.goto(`${portal.url}/login?returnUrl=%2Fdatenschutz`);
+      await logIn(page, portal.demoAdmin as { username: string; password: string });
+      await page.waitForURL(`${portal.url}/datenschutz`);
+      // The frame's document, as the /jobs page loads it.
+      await page.goto(`${portal.url}/api/Jobs/dashboard`);
+      await page.getByRole('heading', { level: 1, name: 'Aufnahme-Jobs' }).waitFor({ timeout: 30_000 });
+      await page.getByRole('table', { name: /jeder Kamera/ }).waitFor();
+      expect(fromDevServer).toContain(`${admin.url}/job-dashboard/job-dashboard.js`);
+      await page.screenshot({ path: join(ARTIFACTS, 'dev-job-dashboard.png') });
+    } finally {
+      await stopProcess(admin.process);
+    }
   });
 });

@@ -5,7 +5,7 @@ import { solveCaptcha } from '@lakecams/svc-identity/testing';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, PHONE } from './browser.ts';
 import { linkIn, waitForMail } from './mail-outbox.ts';
 import { antiForgeryOf } from './portal-api.ts';
 
@@ -71,10 +71,7 @@ describe('the job dashboard for an administrator (Chromium)', () => {
   ): Promise<Page> {
     const page = await browser.newPage({ viewport });
     await page.goto(`${portal.url}/login?returnUrl=${encodeURIComponent(path)}`);
-    const form = page.getByRole('form', { name: 'Anmelden' });
-    await form.getByLabel('Benutzername').fill(credentials.username);
-    await form.getByLabel('Passwort', { exact: true }).fill(credentials.password);
-    await form.getByRole('button', { name: 'Anmelden' }).click();
+    await logIn(page, credentials);
     await page.waitForURL(`${portal.url}${path}`);
     return page;
   }

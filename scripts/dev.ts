@@ -11,7 +11,7 @@
  * The whole portal: `npm start` plus the four dev servers; the shell's answers /remotes.json with the others.
  */
 import { REMOTES } from '@lakecams/contracts';
-import type { Configuration } from '@rspack/core';
+import type { Configuration, Watching } from '@rspack/core';
 import closeWithGrace from 'close-with-grace';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
@@ -92,10 +92,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const { rspack } = await import('@rspack/core');
   const loaded = (await import(pathToFileURL(join(appDir, 'rspack.config.ts')).href)) as { default: unknown };
   delete process.env.MF_OUT_DIR;
-  const config = (
-    typeof loaded.default === 'function' ? await loaded.default({}, {}) : loaded.default
-  ) as Configuration;
+  const configs = [
+    typeof loaded.default === 'function' ? await loaded.default({}, {}) : loaded.default,
+  ].flat() as Configuration[];
+  // The app first; after it the pages an app builds beside it (mf-admin's job dashboard), each rebuilt on its own.
+  const [config, ...pages] = configs;
+  if (!config) throw new Error(`${folder}: rspack.config.ts exports no configuration`);
   const compiler = rspack({ ...config, infrastructureLogging: { level: 'warn' } });
+  const pageCompilers = pages.map((page) =>
+    rspack({ ...page, dependencies: undefined, infrastructureLogging: { level: 'warn' } }),
+  );
 
   const clients = new Set<ServerResponse>();
   let state: { event: 'built'; hash: string } | { event: 'failed'; errors: string[] } | null = null;
@@ -125,6 +131,21 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     for (const client of clients) send(client);
   });
 
+  const pageWatchers: Watching[] = [];
+  const pagesBuilt = pageCompilers.map(
+    (page) =>
+      new Promise<void>((done) => {
+        const name = page.options.name ?? 'page';
+        const watcher = page.watch({ aggregateTimeout: 20 }, (error, stats) => {
+          if (error || !stats || stats.hasErrors())
+            log(`${folder}: ${name} failed to build\n${String(error ?? stats?.toString('errors-only'))}`);
+          else log(`${folder}: ${name} built (reload its page to see it)`);
+          done();
+        });
+        pageWatchers.push(watcher);
+      }),
+  );
+
   async function serveFile(response: ServerResponse, file: string): Promise<boolean> {
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return false;
@@ -150,7 +171,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       send(response);
       return;
     }
-    await built;
+    await Promise.all([built, ...pagesBuilt]);
     const file = resolve(outDir, `.${decodeURIComponent(url.pathname)}`);
     if (file.startsWith(outDir + sep) && (await serveFile(response, file))) return;
     if (!isShell) {
@@ -195,6 +216,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     close: async () => {
       await new Promise<void>((closed) => watching.close(() => closed()));
       await new Promise<void>((closed) => compiler.close(() => closed()));
+      for (const watcher of pageWatchers) await new Promise<void>((closed) => watcher.close(() => closed()));
+      for (const page of pageCompilers) await new Promise<void>((closed) => page.close(() => closed()));
       for (const client of clients) client.end();
       httpServer.closeAllConnections();
       await new Promise<void>((closed) => httpServer.close(() => closed()));

@@ -116,6 +116,28 @@ class SharedRefreshRuntimePlugin implements RspackPluginInstance {
   }
 }
 
+/** TypeScript and TSX through SWC, CSS as CSS modules of Rspack's own. */
+function moduleRules(options: { dev: boolean; refresh: boolean }): NonNullable<Configuration['module']> {
+  return {
+    rules: [
+      {
+        test: /\.tsx?$/,
+        exclude: /node_modules/,
+        loader: 'builtin:swc-loader',
+        options: {
+          jsc: {
+            target: 'es2022',
+            parser: { syntax: 'typescript', tsx: true },
+            transform: { react: { runtime: 'automatic', development: options.dev, refresh: options.refresh } },
+          },
+        },
+        type: 'javascript/auto',
+      },
+      { test: /\.css$/, type: 'css' },
+    ],
+  };
+}
+
 /**
  * The Rspack configuration shared by the shell and every remote. Output goes to `dist/` or to
  * `MF_OUT_DIR`; `publicPath: 'auto'` lets a build be served from any origin and folder.
@@ -177,28 +199,53 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
     resolve: {
       extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
     },
-    module: {
-      rules: [
-        {
-          test: /\.tsx?$/,
-          exclude: /node_modules/,
-          loader: 'builtin:swc-loader',
-          options: {
-            jsc: {
-              target: 'es2022',
-              parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic', development: dev, refresh: dev } },
-            },
-          },
-          type: 'javascript/auto',
-        },
-        { test: /\.css$/, type: 'css' },
-      ],
-    },
+    module: moduleRules({ dev, refresh: dev }),
     plugins,
     devtool: dev ? 'cheap-module-source-map' : 'source-map',
     performance: { hints: false },
   };
 }
+export interface PageConfigOptions {
+  /** The remote whose build the page sits beside. */
+  beside: Configuration;
+  name: string;
+  entry: Record<string, string>;
+  /** The page's folder inside the remote's build. */
+  folder: string;
+}
+
+/**
+ * A page of its own in a folder of a remote's build, for a document no shell hosts (e.g. a frame): no federated
+ * module, so it brings its own React. A dev build is rebuilt on every change, without hot updates (a reload shows it).
+ * Its entry file keeps its name, for the document that asks for it; what it loads is content-hashed.
+ */
+export function createPageConfig(options: PageConfigOptions): Configuration {
+  const { beside } = options;
+  const dev = process.env[DEV_BUILD_VARIABLE] === '1';
+  return {
+    name: options.name,
+    // After the remote, whose build empties the output folder first.
+    dependencies: typeof beside.name === 'string' ? [beside.name] : [],
+    mode: beside.mode,
+    context: beside.context,
+    target: beside.target,
+    resolve: beside.resolve,
+    module: moduleRules({ dev, refresh: false }),
+    devtool: beside.devtool,
+    performance: beside.performance,
+    entry: options.entry,
+    output: {
+      path: path.join(beside.output?.path as string, options.folder),
+      publicPath: 'auto',
+      clean: true,
+      uniqueName: `${beside.output?.uniqueName ?? beside.name}_${options.name.replaceAll('-', '_')}`,
+      filename: '[name].js',
+      chunkFilename: dev ? '[name].js' : '[name].[contenthash:8].js',
+      cssChunkFilename: dev ? '[name].css' : '[name].[contenthash:8].css',
+    },
+    plugins: dev ? [] : [new PrecompressPlugin()],
+  };
+}
+
 export { BUILD_INPUTS_FILE, buildInputsHash, recordedBuildInputs } from './build-inputs.ts';
 export { PrecompressPlugin, precompressFolder } from './precompress.ts';
