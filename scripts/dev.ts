@@ -2,13 +2,14 @@
  * The dev loop (README, "Working on one remote"):
  *
  *   node scripts/dev.ts mf-map [--port 3101] [--portal http://localhost:8080]   one app (`npm run dev -w mf-map`)
- *   node scripts/dev.ts                                                         the whole portal (`npm run dev`)
+ *   node scripts/dev.ts [--port 3100]                                           the whole portal (`npm run dev`)
  *
  * One app: Rspack builds it in watch mode for the browser (hot updates, React Refresh; libs/mf-config, MF_DEV) and
  * this serves the build with CORS, plus an event stream that tells the page of each rebuild. A remote is used by a
  * running portal's own page, in one browser only, through the `?devRemote=` link printed here (shell
  * remote-overrides.ts); the shell serves its page itself and passes everything else on to the portal.
  * The whole portal: `npm start` plus the four dev servers; the shell's answers /remotes.json with the others.
+ * There `--port` moves the shell's dev server, the page one opens; the remotes' then take any free port.
  */
 import { REMOTES } from '@lakecams/contracts';
 import type { Configuration, Watching } from '@rspack/core';
@@ -311,13 +312,16 @@ async function main(): Promise<void> {
   });
   const remotes: Record<string, string> = {};
   const links: string[] = [];
+  const shellPort = values.port === undefined ? (DEV_PORTS.shell ?? 0) : Number(values.port);
   for (const remote of REMOTES) {
-    const server = await startDevServer({ app: remote.folder, port: DEV_PORTS[remote.folder] ?? 0, portalUrl });
+    // Reached through the shell's /remotes.json only: their own ports matter only when the shell's is the usual one.
+    const port = values.port === undefined ? (DEV_PORTS[remote.folder] ?? 0) : 0;
+    const server = await startDevServer({ app: remote.folder, port, portalUrl });
     servers.push(server);
     remotes[remote.name] = `${server.url}/mf-manifest.json`;
     links.push(`  ${remote.folder} alone, on the portal's own page in one browser:  ${server.link}`);
   }
-  const shell = await startDevServer({ app: 'shell', port: DEV_PORTS.shell ?? 0, portalUrl, remotes });
+  const shell = await startDevServer({ app: 'shell', port: shellPort, portalUrl, remotes });
   servers.push(shell);
   await waitForPortal(portalUrl, portalProcess);
   console.log(`\nEvery app in watch mode with hot reload: open ${shell.link}`);
