@@ -10,17 +10,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium } from './browser.ts';
 import { ARTIFACTS } from './embedded-portal.ts';
+import { groupAlive } from './process-group.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('npm run dev: the whole portal with every app from its dev server', () => {
   let dataDir: string;

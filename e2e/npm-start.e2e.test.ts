@@ -9,6 +9,7 @@ import { NATIVE_MEMORY_ENV } from '@lakecams/service-kit';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { freePort } from './browser.ts';
 import { signedInApi } from './portal-api.ts';
+import { groupAlive } from './process-group.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -60,15 +61,6 @@ async function stop(run: Run | undefined, signal: NodeJS.Signals): Promise<void>
   await exited;
   // npm ends with the signal it passed on; the portal's own process group must be empty as well.
   await expect.poll(() => groupAlive(run.process.pid as number), { timeout: 20_000 }).toBe(false);
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The environment of the group's Node process running scripts/start.ts (not the shell npm starts it with). */
