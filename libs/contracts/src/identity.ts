@@ -4,19 +4,6 @@ export const ROLES = { admin: 'Admin', referer: 'Referer', premium: 'Premium' } 
 /** Roles a feature code may grant; Admin is never one of them. */
 export const CODE_FEATURES = [ROLES.premium, ROLES.referer] as const;
 
-/** The user as returned by Authenticate and RefreshToken; the refresh token travels only as a cookie. */
-export interface User {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  userName: string;
-  phoneNumber: string;
-  emailConfirmed: boolean;
-  jwtToken: string;
-  roles: string[];
-}
-
 /** A user as listed to administrators (AllUsers, impersonate page). */
 export interface UserSummary {
   id: string;
@@ -26,6 +13,12 @@ export interface UserSummary {
   userName: string;
   phoneNumber: string;
   emailConfirmed: boolean;
+}
+
+/** The user as returned by Authenticate and RefreshToken; the refresh token travels only as a cookie. */
+export interface User extends UserSummary {
+  jwtToken: string;
+  roles: string[];
 }
 
 export interface Credentials {

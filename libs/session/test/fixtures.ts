@@ -1,6 +1,7 @@
 import type { User } from '@lakecams/contracts';
 import { vi } from 'vitest';
 import { createSession, type SessionOptions } from '../src/index.ts';
+import { testUser } from '../src/testing.ts';
 
 function base64Url(text: string): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -14,18 +15,7 @@ export function accessToken(claims: { exp: number; sub?: string; role?: string[]
 export const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
 
 export function userRecord(overrides: Partial<User> = {}): User {
-  return {
-    id: '6d1f1c9e-0000-4000-8000-000000000001',
-    email: 'alice@example.ch',
-    firstName: 'Alice',
-    lastName: 'Muster',
-    userName: 'alice1',
-    phoneNumber: '044 123 45 67',
-    emailConfirmed: true,
-    jwtToken: accessToken({ exp: NOW / 1000 + 900, sub: 'alice' }),
-    roles: [],
-    ...overrides,
-  };
+  return testUser({ jwtToken: accessToken({ exp: NOW / 1000 + 900, sub: 'alice' }), ...overrides });
 }
 
 export const bob = {
