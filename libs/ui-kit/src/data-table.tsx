@@ -15,10 +15,13 @@ interface DataTableProps<Row> {
   rowKey: (row: Row) => string;
   /** Marks a row, e.g. the user acted as. */
   highlighted?: (row: Row) => boolean;
+  /** What stands instead of the table when there are no rows; without it an empty table shows. */
+  empty?: ReactNode;
 }
 
 /** A plain table on wide screens; on phones each row becomes a card that labels its cells. */
-export function DataTable<Row>({ caption, columns, rows, rowKey, highlighted }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, highlighted, empty }: DataTableProps<Row>) {
+  if (rows.length === 0 && empty !== undefined) return empty;
   return (
     <table className="data-table">
       <caption>{caption}</caption>

@@ -22,6 +22,20 @@ const COLUMNS: Column<Camera>[] = [
 describe('DataTable', () => {
   afterEach(cleanup);
 
+  it('shows what it is given instead of an empty table, and the table once there are rows', () => {
+    const empty = <p>Noch keine Kamera.</p>;
+    const { rerender } = render(
+      <DataTable caption="Alle Kameras" columns={COLUMNS} rows={[]} rowKey={(c) => String(c.id)} empty={empty} />,
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByText('Noch keine Kamera.')).toBeTruthy();
+    rerender(
+      <DataTable caption="Alle Kameras" columns={COLUMNS} rows={CAMERAS} rowKey={(c) => String(c.id)} empty={empty} />,
+    );
+    expect(screen.getByRole('table', { name: 'Alle Kameras' })).toBeTruthy();
+    expect(screen.queryByText('Noch keine Kamera.')).toBeNull();
+  });
+
   it('names the table by its caption, one header per column and one row per item in order', () => {
     render(<DataTable caption="Alle Kameras" columns={COLUMNS} rows={CAMERAS} rowKey={(c) => String(c.id)} />);
     const table = screen.getByRole('table', { name: 'Alle Kameras' });

@@ -251,40 +251,31 @@ export function JobDashboard({ api, refreshMs = REFRESH_MS }: { api: ApiClient; 
             />
           </Section>
           <Section title="Letzte Fehler">
-            {state.failures.length ? (
-              <DataTable
-                caption="Die letzten fehlgeschlagenen Aufnahmen, neueste zuerst"
-                columns={FAILURE_COLUMNS}
-                rows={state.failures}
-                rowKey={(failure) => `${failure.camera}/${failure.tick}/${failure.attempt}`}
-              />
-            ) : (
-              <p className="muted">Keine Fehler.</p>
-            )}
+            <DataTable
+              caption="Die letzten fehlgeschlagenen Aufnahmen, neueste zuerst"
+              columns={FAILURE_COLUMNS}
+              rows={state.failures}
+              rowKey={(failure) => `${failure.camera}/${failure.tick}/${failure.attempt}`}
+              empty={<p className="muted">Keine Fehler.</p>}
+            />
           </Section>
           <Section title="Zeitraffer">
-            {timelapses?.length ? (
-              <DataTable
-                caption="Die zuletzt begonnenen Zeitraffer, laufende mit ihrem Fortschritt"
-                columns={TIMELAPSE_COLUMNS}
-                rows={timelapses}
-                rowKey={(job) => `${job.camera}/${job.day}/${job.level}`}
-              />
-            ) : (
-              <p className="muted">Noch kein Zeitraffer.</p>
-            )}
+            <DataTable
+              caption="Die zuletzt begonnenen Zeitraffer, laufende mit ihrem Fortschritt"
+              columns={TIMELAPSE_COLUMNS}
+              rows={timelapses ?? []}
+              rowKey={(job) => `${job.camera}/${job.day}/${job.level}`}
+              empty={<p className="muted">Noch kein Zeitraffer.</p>}
+            />
           </Section>
           <Section title="Aufräumen">
-            {state.prunes.length ? (
-              <DataTable
-                caption="Die letzten Läufe, einer am Tag"
-                columns={PRUNE_COLUMNS}
-                rows={state.prunes}
-                rowKey={(run) => `${run.tick}/${run.startedAt}`}
-              />
-            ) : (
-              <p className="muted">Noch kein Lauf.</p>
-            )}
+            <DataTable
+              caption="Die letzten Läufe, einer am Tag"
+              columns={PRUNE_COLUMNS}
+              rows={state.prunes}
+              rowKey={(run) => `${run.tick}/${run.startedAt}`}
+              empty={<p className="muted">Noch kein Lauf.</p>}
+            />
           </Section>
         </>
       )}
