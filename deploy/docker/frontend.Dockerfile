@@ -21,9 +21,11 @@ COPY shell/package.json shell/
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund -w shell
 COPY libs/contracts/src libs/contracts/src
 COPY libs/session/src libs/session/src
+COPY libs/ui-kit/src libs/ui-kit/src
 COPY libs/mf-config/src libs/mf-config/src
 COPY shell/rspack.config.ts shell/
 COPY shell/src shell/src
+COPY shell/public shell/public
 RUN npm run build -w shell
 
 FROM manifests AS build-mf-map

@@ -72,6 +72,8 @@ describe('Dockerfiles', () => {
         expect(copied, `${target} needs ${folder}/package.json`).toContain(`${folder}/package.json`);
         expect(copied, `${target} needs ${folder}/src`).toContain(`${folder}/src`);
       }
+      // Files the build copies as they are (the shell's icons and app manifest).
+      if (exists(`${target}/public`)) expect(copied, `${target} needs its public/`).toContain(`${target}/public`);
       expect(instructions(serviceStages, target, 'COPY').some((args) => args.includes(`--from=${deps} `))).toBe(true);
     }
   });
@@ -140,6 +142,8 @@ describe('Dockerfiles', () => {
         expect(copied, `${target} needs ${folder}/package.json`).toContain(`${folder}/package.json`);
         expect(copied, `${target} needs ${folder}/src`).toContain(`${folder}/src`);
       }
+      // Files the build copies as they are (the shell's icons and app manifest).
+      if (exists(`${target}/public`)) expect(copied, `${target} needs its public/`).toContain(`${target}/public`);
       const served = instructions(frontendStages, target, 'COPY').find((args) => args.startsWith(`--from=${build} `));
       expect(served).toBe(
         `--from=${build} /app/${target}/dist/ /usr/share/nginx/html${target === 'shell' ? '/' : `/remotes/${target}/`}`,
