@@ -314,7 +314,7 @@ async function main(): Promise<void> {
   const links: string[] = [];
   const shellPort = values.port === undefined ? (DEV_PORTS.shell ?? 0) : Number(values.port);
   for (const remote of REMOTES) {
-    // Reached through the shell's /remotes.json only: their own ports matter only when the shell's is the usual one.
+    // Found through the shell's /remotes.json, so any free port does once the shell's port is chosen.
     const port = values.port === undefined ? (DEV_PORTS[remote.folder] ?? 0) : 0;
     const server = await startDevServer({ app: remote.folder, port, portalUrl });
     servers.push(server);

@@ -116,7 +116,7 @@ class SharedRefreshRuntimePlugin implements RspackPluginInstance {
   }
 }
 
-/** TypeScript and TSX through SWC, CSS as CSS modules of Rspack's own. */
+/** TypeScript and TSX through SWC (React Refresh only where asked), CSS through Rspack's built-in CSS support. */
 function moduleRules(options: { dev: boolean; refresh: boolean }): NonNullable<Configuration['module']> {
   return {
     rules: [
@@ -205,6 +205,7 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
     performance: { hints: false },
   };
 }
+
 export interface PageConfigOptions {
   /** The remote whose build the page sits beside. */
   beside: Configuration;
