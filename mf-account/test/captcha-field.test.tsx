@@ -60,4 +60,25 @@ describe('CaptchaField with ALTCHA', () => {
     await waitFor(() => expect(document.querySelector('altcha-widget')?.getAttribute('auto')).toBe('onload'));
     expect(document.querySelectorAll('altcha-widget')).toHaveLength(1);
   });
+
+  it('solves at once when the visitor is already typing in the form as it loads', async () => {
+    const { session } = await createTestSession({
+      routes: { '/api/Captcha/Config': () => jsonResponse({ provider: 'altcha' }) },
+    });
+    render(
+      <SessionContext.Provider value={session}>
+        <form>
+          <input aria-label="Vorname" />
+          <CaptchaField action="register" onChange={() => {}} />
+        </form>
+      </SessionContext.Provider>,
+    );
+    screen.getByLabelText('Vorname').focus();
+    const widget = await waitFor(() => {
+      const found = document.querySelector('altcha-widget');
+      if (!found) throw new Error('no widget yet');
+      return found;
+    });
+    expect(widget.getAttribute('auto')).toBe('onload');
+  });
 });

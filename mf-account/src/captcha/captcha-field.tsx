@@ -111,7 +111,9 @@ function AltchaField({ action, onChange, solveNow = false }: CaptchaFieldProps) 
     loadAltcha((url, init) => api.fetch(String(url), init)).then(
       () => {
         if (!current) return;
-        widget = createWidget(action, solveNow);
+        // A visitor who started typing before the widget came sends no further first focus: solve now.
+        const typing = container.closest('form')?.contains(document.activeElement) ?? false;
+        widget = createWidget(action, solveNow || typing);
         widget.addEventListener('statechange', onStateChange);
         container.append(widget);
         setStatus('ready');
