@@ -1,6 +1,6 @@
 import { CONTACT_SUBJECTS, IMPERSONATE_COOKIE } from '@lakecams/contracts';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
@@ -32,6 +32,11 @@ function newAccount(tag: string): Account {
   };
 }
 
+/** The ALTCHA widget's state; `loading` until its script has defined the element. */
+function captchaState(widget: Locator): Promise<string> {
+  return widget.evaluate((el) => (el as unknown as { getState?: () => string }).getState?.() ?? 'loading');
+}
+
 /** A test that solves captchas: their proof of work takes the browser a while on a busy machine. */
 const CAPTCHA_TEST_MS = 180_000;
 
@@ -53,7 +58,8 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await portal?.close();
   });
 
-  async function open(path: string): Promise<Page> {
+  /** `beforeLoad` sets the page up before it loads, e.g. holds back a request. */
+  async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>): Promise<Page> {
     const page = await browser.newPage({ viewport: DESKTOP });
     page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
     page.on('console', (message) => {
@@ -63,6 +69,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
         errors.push(`${path}: ${message.text()}`);
       }
     });
+    await beforeLoad?.(page);
     await page.goto(`${portal.url}${path}`);
     return page;
   }
@@ -92,8 +99,7 @@ describe('accounts in the embedded portal (Chromium)', () => {
       el.closest('form')?.addEventListener('focusin', (event) => note(`focus ${(event.target as Element).tagName}`));
       (window as unknown as { captchaLog: string[] }).captchaLog = log;
     });
-    const state = () =>
-      widget.evaluate((el) => (el as unknown as { getState?: () => string }).getState?.() ?? 'loading');
+    const state = () => captchaState(widget);
     await expect.poll(state, { timeout: 10_000 }).not.toBe('loading');
     // The widget may start solving by itself between a look at its state and a click (its spinner then covers
     // the checkbox): click only while it waits for one, and look again. The click goes to the label, as a
@@ -289,22 +295,21 @@ describe('accounts in the embedded portal (Chromium)', () => {
   it(
     'solves the captcha by itself when the visitor was typing before it loaded',
     async () => {
-      const page = await browser.newPage({ viewport: DESKTOP });
       // The widget comes only once the visitor is in the form, as on a slow line.
       const { promise: typed, resolve: letThrough } = Promise.withResolvers<void>();
-      await page.route('**/api/Captcha/Config', async (route) => {
-        await typed;
-        await route.continue();
-      });
-      await page.goto(`${portal.url}/register`);
+      const page = await open('/register', (loading) =>
+        loading.route('**/api/Captcha/Config', async (route) => {
+          await typed;
+          await route.continue();
+        }),
+      );
       await field(page, 'Vorname').fill('Erika');
       await field(page, 'Nachname').fill('Muster');
       letThrough();
       const widget = page.locator('altcha-widget');
       await widget.waitFor();
       // No click and no further focus.
-      const state = () => widget.evaluate((el) => (el as unknown as { getState(): string }).getState());
-      await expect.poll(state, { timeout: 150_000 }).toBe('verified');
+      await expect.poll(() => captchaState(widget), { timeout: 150_000 }).toBe('verified');
       await page.close();
     },
     CAPTCHA_TEST_MS,

@@ -40,21 +40,25 @@ vi.mock('../src/captcha/load-altcha.ts', () => ({ loadAltcha: async () => {} }))
 describe('CaptchaField with ALTCHA', () => {
   afterEach(cleanup);
 
-  it('solves at the first focus, and at once when asked again after a failed send', async () => {
-    const { session } = await createTestSession({
-      routes: { '/api/Captcha/Config': () => jsonResponse({ provider: 'altcha' }) },
+  const altchaSession = async () =>
+    (await createTestSession({ routes: { '/api/Captcha/Config': () => jsonResponse({ provider: 'altcha' }) } }))
+      .session;
+  const findWidget = () =>
+    waitFor(() => {
+      const found = document.querySelector('altcha-widget');
+      if (!found) throw new Error('no widget yet');
+      return found;
     });
+
+  it('solves at the first focus, and at once when asked again after a failed send', async () => {
+    const session = await altchaSession();
     const field = (round: number) => (
       <SessionContext.Provider value={session}>
         <CaptchaField key={round} action="register" onChange={() => {}} solveNow={round > 0} />
       </SessionContext.Provider>
     );
     const view = render(field(0));
-    const widget = await waitFor(() => {
-      const found = document.querySelector('altcha-widget');
-      if (!found) throw new Error('no widget yet');
-      return found;
-    });
+    const widget = await findWidget();
     expect(widget.getAttribute('auto')).toBe('onfocus');
     view.rerender(field(1));
     await waitFor(() => expect(document.querySelector('altcha-widget')?.getAttribute('auto')).toBe('onload'));
@@ -62,9 +66,7 @@ describe('CaptchaField with ALTCHA', () => {
   });
 
   it('solves at once when the visitor is already typing in the form as it loads', async () => {
-    const { session } = await createTestSession({
-      routes: { '/api/Captcha/Config': () => jsonResponse({ provider: 'altcha' }) },
-    });
+    const session = await altchaSession();
     render(
       <SessionContext.Provider value={session}>
         <form>
@@ -74,11 +76,7 @@ describe('CaptchaField with ALTCHA', () => {
       </SessionContext.Provider>,
     );
     screen.getByLabelText('Vorname').focus();
-    const widget = await waitFor(() => {
-      const found = document.querySelector('altcha-widget');
-      if (!found) throw new Error('no widget yet');
-      return found;
-    });
+    const widget = await findWidget();
     expect(widget.getAttribute('auto')).toBe('onload');
   });
 });
