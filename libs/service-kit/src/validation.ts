@@ -141,21 +141,79 @@ type Validate = ((data: unknown, context?: unknown) => boolean) & {
   schemaEnv?: unknown;
 };
 
-/** PostgreSQL cannot store NUL in text, and no name, url or text of the portal has one: refused in every part. */
-function refusingNul(validate: Validate): Validate {
+type SchemaNode = { type?: unknown; minimum?: number; anyOf?: SchemaNode[]; oneOf?: SchemaNode[] };
+
+const DECIMAL_KEYWORD = 'decimal';
+interface Spelling {
+  pattern: RegExp;
+  message: string;
+}
+const WHOLE = 'must be a whole number in decimal digits';
+const DIGITS: Spelling = { pattern: /^[0-9]+$/, message: WHOLE };
+const SIGNED_DIGITS: Spelling = { pattern: /^-?[0-9]+$/, message: WHOLE };
+const SIGNED_DECIMAL: Spelling = { pattern: /^-?[0-9]+(\.[0-9]+)?$/, message: 'must be a number in decimal digits' };
+
+/** The JSON types a schema (or any of its alternatives) admits. */
+function typesOf(schema: SchemaNode): Set<string> {
+  const own = [schema.type].flat().filter((type): type is string => typeof type === 'string');
+  const alternatives = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((option) => [...typesOf(option)]);
+  return new Set([...own, ...alternatives]);
+}
+
+/**
+ * How each numeric field of a text part (query string, path, headers) must be spelled. Ajv would parse any text
+ * JavaScript reads as a number (`1e3`, `0x10`, ` 5`, `1e309` as Infinity); the portal takes decimal digits only,
+ * with a minus only where the field admits negative values.
+ */
+function decimalSpellings(schema: unknown): Map<string, Spelling> {
+  const properties = (schema as { properties?: Record<string, SchemaNode> } | undefined)?.properties ?? {};
+  const spellings = new Map<string, Spelling>();
+  for (const [name, property] of Object.entries(properties)) {
+    const types = typesOf(property);
+    if (types.has('string')) continue;
+    const negative = property.minimum === undefined || property.minimum < 0;
+    if (types.has('number')) spellings.set(name, SIGNED_DECIMAL);
+    else if (types.has('integer')) spellings.set(name, negative ? SIGNED_DIGITS : DIGITS);
+  }
+  return spellings;
+}
+
+/** The first numeric field of a text part spelled otherwise than in decimal digits, as a JSON pointer. */
+function misspeltNumber(data: unknown, spellings: Map<string, Spelling>): { at: string; message: string } | null {
+  if (spellings.size === 0 || typeof data !== 'object' || data === null) return null;
+  for (const [name, spelling] of spellings) {
+    const value = (data as Record<string, unknown>)[name];
+    // A repeated query parameter arrives as a list; each of its values must be spelled right.
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((one) => typeof one === 'string' && !spelling.pattern.test(one)))
+      return { at: `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: spelling.message };
+  }
+  return null;
+}
+
+const refusal = (keyword: string, instancePath: string, message: string): FastifySchemaValidationError => ({
+  keyword,
+  instancePath,
+  schemaPath: '',
+  params: {},
+  message,
+});
+
+/**
+ * PostgreSQL cannot store NUL in text, and no name, url or text of the portal has one: refused in every part.
+ * Numbers in text parts must be written in decimal digits (`spellings`).
+ */
+function checkedPart(validate: Validate, spellings = new Map<string, Spelling>()): Validate {
   const checked: Validate = Object.assign(
     (data: unknown, context?: unknown) => {
       const at = nulAt(data);
       if (at !== null) {
-        checked.errors = [
-          {
-            keyword: NUL_KEYWORD,
-            instancePath: at,
-            schemaPath: '',
-            params: {},
-            message: 'must not contain NUL characters',
-          },
-        ];
+        checked.errors = [refusal(NUL_KEYWORD, at, 'must not contain NUL characters')];
+        return false;
+      }
+      const misspelt = misspeltNumber(data, spellings);
+      if (misspelt !== null) {
+        checked.errors = [refusal(DECIMAL_KEYWORD, misspelt.at, misspelt.message)];
         return false;
       }
       const valid = validate(data, context);
@@ -179,7 +237,8 @@ function calendarFormats(ajv: {
 /**
  * Fastify's validator factory for services: a JSON body keeps the types the client sent (`"10"` is no number,
  * `5` no string), while query strings and path parameters, which are text by nature, are parsed into the declared
- * types. Every part refuses NUL characters; `day` and `minute` formats check the calendar.
+ * types, numbers from decimal digits only. Every part refuses NUL characters; `day` and `minute` formats check the
+ * calendar.
  */
 export function requestValidators(ajvOptions: Record<string, unknown>): ValidatorFactory {
   const pool = AjvCompiler();
@@ -193,7 +252,9 @@ export function requestValidators(ajvOptions: Record<string, unknown>): Validato
     const fromText = build('array');
     const asSent = build(false);
     return (route: { schema: unknown; httpPart?: string }) =>
-      refusingNul(route.httpPart === 'body' ? asSent(route) : fromText(route));
+      route.httpPart === 'body'
+        ? checkedPart(asSent(route))
+        : checkedPart(fromText(route), decimalSpellings(route.schema));
   };
   return factory as unknown as ValidatorFactory;
 }

@@ -49,6 +49,16 @@ describe('request validation of every service', () => {
             { schema: { querystring: Type.Object({ id: Id(), name: Type.Optional(Type.String({ maxLength: 20 })) }) } },
             async (request) => request.query,
           );
+          instance.get(
+            '/camera/:id/tiles',
+            { schema: { params: Type.Object({ id: Id() }) } },
+            async (request) => request.params,
+          );
+          instance.get(
+            '/offset',
+            { schema: { querystring: Type.Object({ minutes: Type.Integer({ minimum: -600, maximum: 600 }) }) } },
+            async (request) => request.query,
+          );
           instance.get('/failing', async () => {
             throw databaseError('22003', 'value "132995288337834270" is out of range for type integer');
           });
@@ -95,6 +105,49 @@ describe('request validation of every service', () => {
       expect(answer.body).not.toContain('132995288337834270');
     }
     expect((await app.inject({ url: '/camera?id=2147483647' })).statusCode).toBe(200);
+  });
+
+  it('takes integers in query strings and paths in decimal digits only, with a minus only where negatives fit', async () => {
+    for (const id of [
+      '1e3',
+      '1e309',
+      '0x10',
+      '0b1',
+      '0o7',
+      '+5',
+      ' 5',
+      '5 ',
+      '1.0',
+      'Infinity',
+      '1_000',
+      '١٢',
+      '-0',
+      '',
+    ]) {
+      for (const [url, field] of [
+        [`/camera?id=${encodeURIComponent(id)}`, 'querystring/id'],
+        [`/camera/${encodeURIComponent(id)}/tiles`, 'params/id'],
+      ] as const) {
+        if (id === '' && field === 'params/id') continue;
+        const answer = await app.inject({ url });
+        expect([answer.statusCode, answer.json().message], url).toEqual([
+          400,
+          `${field} must be a whole number in decimal digits`,
+        ]);
+      }
+    }
+    expect((await app.inject({ url: '/camera?id=007' })).json()).toEqual({ id: 7 });
+    expect((await app.inject({ url: '/camera/42/tiles' })).json()).toEqual({ id: 42 });
+    expect((await app.inject({ url: '/offset?minutes=-90' })).json()).toEqual({ minutes: -90 });
+    for (const minutes of ['-1e2', '--1', '-', '- 1', '0x-1']) {
+      const answer = await app.inject({ url: `/offset?minutes=${encodeURIComponent(minutes)}` });
+      expect([answer.statusCode, answer.json().message], minutes).toEqual([
+        400,
+        'querystring/minutes must be a whole number in decimal digits',
+      ]);
+    }
+    const repeated = await app.inject({ url: '/camera?id=1&id=0x10' });
+    expect(repeated.statusCode).toBe(400);
   });
 
   it('refuses NUL characters in bodies, query strings and property names', async () => {

@@ -29,6 +29,8 @@ let f: Fixtures;
 let m: MatrixContext;
 /** Per route: query and body property names from the services' OpenAPI documents. */
 const shapes = new Map<string, { query: string[]; body: string[] }>();
+/** Query parameters declared as numbers, by route and name (`GET /api/Referer/GetCameraInfo cameraId`). */
+const numericQuery = new Set<string>();
 /** Every schema a request part is validated with, by where it applies (`POST /api/… query webcamId`). */
 const requestSchemas: [string, JsonSchema][] = [];
 const tried: Record<string, number> = {};
@@ -55,6 +57,8 @@ beforeAll(async () => {
         if (bodySchema) requestSchemas.push([`${where} body`, bodySchema]);
         for (const parameter of operation.parameters ?? []) {
           requestSchemas.push([`${where} ${parameter.in} ${parameter.name}`, parameter.schema]);
+          if (parameter.in === 'query' && ['integer', 'number'].includes(parameter.schema.type ?? ''))
+            numericQuery.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')} ${parameter.name}`);
         }
         shapes.set(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`, {
           query: (operation.parameters ?? []).filter((x) => x.in === 'query').map((x) => x.name),
@@ -123,6 +127,12 @@ const nastyText = fc.oneof(
     '0',
     '-1',
     '1e309',
+    '1e3',
+    '0x10',
+    '+5',
+    ' 7',
+    '1.0',
+    'Infinity',
     'NaN',
     'null',
     'true',
@@ -724,6 +734,8 @@ interface Slot {
   /** Query parameter or form field name, or the path into the JSON body. */
   at: (string | number)[];
   value: unknown;
+  /** A query parameter the route declares as a number. */
+  numeric?: boolean;
 }
 
 function slotsOf(spec: RequestSpec): Slot[] {
@@ -763,6 +775,33 @@ function withValue(spec: RequestSpec, slot: Slot, value: unknown): RequestSpec {
 }
 
 const beyondInteger = fc.bigInt({ min: 2n ** 31n, max: 10n ** 20n });
+
+/**
+ * The same whole number as JavaScript would also read it: exponent, hexadecimal, octal, binary, sign, blanks,
+ * a fraction of zero. A query string or path takes decimal digits only.
+ */
+function otherSpellings(digits: string): fc.Arbitrary<string> {
+  const n = BigInt(digits);
+  return fc.oneof(
+    fc.constantFrom(
+      `0x${n.toString(16)}`,
+      `0X${n.toString(16).toUpperCase()}`,
+      `0o${n.toString(8)}`,
+      `0b${n.toString(2)}`,
+      `+${digits}`,
+      ` ${digits}`,
+      `${digits} `,
+      `${digits}.0`,
+      `${digits}e0`,
+      '1e309',
+      '-1e309',
+      'Infinity',
+    ),
+    fc.integer({ min: 1, max: 6 }).map((k) => `${digits}${'0'.repeat(k)}e-${k}`),
+    fc.integer({ min: 1, max: 6 }).map((k) => `${digits}${'0'.repeat(k)}E-${k}`),
+    fc.integer({ min: 1, max: 400 }).map((k) => `1e${k}`),
+  );
+}
 const twoDigits = (min: number) => fc.integer({ min, max: 99 }).map((n) => String(n).padStart(2, '0'));
 
 /** Values of the right kind that are still wrong (NUL, beyond integer, off the calendar), and values of another type. */
@@ -772,6 +811,7 @@ function spoiled(slot: Slot): fc.Arbitrary<[string, unknown]> {
   if (typeof value === 'string') {
     options.push(fc.nat(value.length).map((i) => ['NUL', `${value.slice(0, i)}\u0000${value.slice(i)}`]));
     if (/^\d+$/.test(value)) options.push(beyondInteger.map((n) => ['beyond integer', String(n)]));
+    if (slot.numeric) options.push(otherSpellings(value).map((spelling) => ['not in decimal digits', spelling]));
     const day = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
     if (day) {
       options.push(
@@ -794,15 +834,18 @@ function spoiled(slot: Slot): fc.Arbitrary<[string, unknown]> {
 }
 
 describe('valid requests with one value spoiled', () => {
-  it('refuses NUL, ids beyond integer, dates off the calendar and values of another type, storing nothing', async () => {
+  it('refuses NUL, ids beyond integer or not in decimal digits, dates off the calendar and values of another type, storing nothing', async () => {
     const admin: Actor = { role: 'admin', caller: p.admin, acting: p.admin, viaCookie: false };
     const requests: [string, RequestSpec, Slot[]][] = [];
     for (const [key, access] of Object.entries(ROUTE_ACCESS)) {
       if (access.rule === 'gateway' || access.rule === 'refresh-cookie') continue;
       const spec = await access.build(m, admin);
-      const slots = slotsOf(spec).filter((slot) => slot.value !== '' || slot.where !== 'query');
+      const slots = slotsOf(spec)
+        .filter((slot) => slot.value !== '' || slot.where !== 'query')
+        .map((slot) => ({ ...slot, numeric: slot.where === 'query' && numericQuery.has(`${key} ${slot.at[0]}`) }));
       if (slots.length > 0) requests.push([key, spec, slots]);
     }
+    expect(requests.some(([, , slots]) => slots.some((slot) => slot.numeric))).toBe(true);
     const before = await snapshot(p);
     const input = fc
       .constantFrom(...requests)
