@@ -158,15 +158,17 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     expect((await login(client, ADMIN.username, 'Wrong!Pass1')).status).toBe(401);
   });
 
-  it('rotates the refresh cookie on every refresh and revokes the family when an old one is reused', async () => {
+  it('rotates the refresh cookie on every refresh and revokes the login when an old one is reused', async () => {
     const { client, model } = await registerAndConfirm('rotate');
-    await login(client, model.username, PASSWORD);
+    const accessBefore = (await login(client, model.username, PASSWORD)).json.jwtToken as string;
     const first = client.cookies.get('refreshToken') as string;
     const refreshed = await client.post('/api/Authenticate/RefreshToken');
     expect(refreshed.status).toBe(200);
     expect(refreshed.json.userName).toBe(model.username);
     const second = client.cookies.get('refreshToken') as string;
     expect(second).not.toBe(first);
+    const other = identity.client();
+    const otherLogin = (await login(other, model.username, PASSWORD)).json.jwtToken as string;
 
     // An attacker replays the first token: the whole family dies, the legitimate second token too.
     const thief = identity.client();
@@ -175,6 +177,17 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     expect(reused.status).toBe(401);
     expect(reused.json.message).toBe('Refresh token was already used; please log in again');
     expect((await client.post('/api/Authenticate/RefreshToken')).status).toBe(401);
+
+    // So do the login's access tokens, issued before and by the refresh; another login of the user stays.
+    const roles = async (token: string) => {
+      const caller = identity.client();
+      caller.setToken(token);
+      const answer = await caller.get('/api/Authenticate/Roles/roles');
+      return [answer.status, answer.json.message];
+    };
+    expect(await roles(accessBefore)).toEqual([401, 'The access token was revoked (logged off)']);
+    expect(await roles(refreshed.json.jwtToken)).toEqual([401, 'The access token was revoked (logged off)']);
+    expect((await roles(otherLogin))[0]).toBe(200);
   });
 
   it('logs out by revoking the refresh token and clearing the cookie', async () => {

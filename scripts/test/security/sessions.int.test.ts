@@ -72,6 +72,37 @@ async function logOffAndCheck(urls: { identity: string; webcam: string }, how: '
   return leaving.token;
 }
 
+/**
+ * Log in twice, refresh one login, replay its first refresh token: that login's access tokens (from before and
+ * from the refresh) are refused on both services, the other login keeps working.
+ */
+async function reuseAndCheck(urls: { identity: string; webcam: string }) {
+  const victim = await loggedIn(urls.identity);
+  const staying = await loggedIn(urls.identity);
+  const firstRefreshToken = victim.client.cookies.get('refreshToken') as string;
+  const refreshed = await victim.client.post('/api/Authenticate/RefreshToken');
+  expect(refreshed.status, refreshed.text).toBe(200);
+  const tokens = [victim.token, refreshed.json.jwtToken as string];
+  const routes: [string, string][] = [
+    [urls.identity, IDENTITY_ROUTE],
+    [urls.webcam, WEBCAM_ROUTE],
+  ];
+  for (const [url, route] of routes) expect((await statusWith(url, victim.token, route)).status, route).toBe(200);
+
+  const thief = createTestClient(urls.identity);
+  thief.cookies.set('refreshToken', firstRefreshToken);
+  const reuse = await thief.post('/api/Authenticate/RefreshToken');
+  expect([reuse.status, reuse.json.message]).toEqual([401, 'Refresh token was already used; please log in again']);
+
+  for (const [url, route] of routes) {
+    for (const token of tokens) {
+      await expect.poll(async () => (await statusWith(url, token, route)).status, { timeout: 15_000 }).toBe(401);
+      expect((await statusWith(url, token, route)).json.message, route).toBe(REVOKED);
+    }
+    expect((await statusWith(url, staying.token, route)).status, `${route}, other login`).toBe(200);
+  }
+}
+
 describe('embedded mode: the in-process bus, through the gateway', () => {
   const databases = testDatabasePrefix();
   let portal: RunningPortal;
@@ -101,6 +132,10 @@ describe('embedded mode: the in-process bus, through the gateway', () => {
     await logOffAndCheck({ identity: portal.url, webcam: portal.url }, 'bearer only');
   });
 
+  it('a reused refresh token revokes the access tokens of its login on every service', async () => {
+    await reuseAndCheck({ identity: portal.url, webcam: portal.url });
+  });
+
   it('answers 404 to an Admin impersonating a user nobody knows, before the route does anything', async () => {
     const { client } = await loggedIn(portal.url);
     const before = (await client.get('/api/Authenticate/AllUsers')).json;
@@ -125,7 +160,7 @@ describe('embedded mode: the in-process bus, through the gateway', () => {
   });
 });
 
-describe('log-off in distributed mode: separate service apps on NATS', () => {
+describe('log-off and refresh-token reuse in distributed mode: separate service apps on NATS', () => {
   const databases = testDatabasePrefix();
   const namespace = `logoff_${randomBytes(4).toString('hex')}`;
   const keys = generateSigningKeys();
@@ -182,5 +217,9 @@ describe('log-off in distributed mode: separate service apps on NATS', () => {
       const late = await statusWith(url, token, route);
       expect([late.status, late.json.message], `${route} on a later replica`).toEqual([401, REVOKED]);
     }
+  }, 60_000);
+
+  it('a reused refresh token revokes the access tokens of its login on every service', async () => {
+    await reuseAndCheck({ identity: await replica('identity'), webcam: await replica('webcam') });
   }, 60_000);
 });

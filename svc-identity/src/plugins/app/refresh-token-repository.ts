@@ -20,7 +20,8 @@ export interface IssuedRefreshToken {
 
 export type RotationResult =
   | ({ outcome: 'rotated'; userId: string } & IssuedRefreshToken)
-  | { outcome: 'reused' }
+  /** `ended`: this reuse ended the login (it was not ended before), so its access tokens are still to revoke. */
+  | { outcome: 'reused'; familyId: string; ended: boolean }
   | { outcome: 'invalid' };
 
 /** Refresh tokens: random, stored hashed, rotated on every use; a reused token revokes its whole family. */
@@ -36,13 +37,15 @@ export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
     return { token, familyId };
   }
 
-  async function revokeFamily(familyId: string): Promise<void> {
-    await db
+  /** Whether the family still had a token that was not revoked. */
+  async function revokeFamily(familyId: string): Promise<boolean> {
+    const result = await db
       .updateTable('refreshTokens')
       .set({ revokedAt: new Date() })
       .where('familyId', '=', familyId)
       .where('revokedAt', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   return {
@@ -67,10 +70,8 @@ export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
         .select(['familyId', 'rotatedAt'])
         .where('tokenHash', '=', tokenHash)
         .executeTakeFirst();
-      if (known?.rotatedAt) {
-        await revokeFamily(known.familyId);
-        return { outcome: 'reused' };
-      }
+      if (known?.rotatedAt)
+        return { outcome: 'reused', familyId: known.familyId, ended: await revokeFamily(known.familyId) };
       return { outcome: 'invalid' };
     },
     /** Revokes the token's family; its id, when the token was known. */

@@ -55,6 +55,8 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
       const token = request.cookies[REFRESH_COOKIE];
       if (!token) return reply.code(401).send(errorBody(401, 'No refresh token'));
       const result = await app.refreshTokens.rotate(token);
+      // A stolen token was replayed: end the login's access tokens too, as log-off does (the `sid`).
+      if (result.outcome === 'reused' && result.ended) await app.revokeAccessTokens([result.familyId]);
       if (result.outcome !== 'rotated') {
         app.clearRefreshCookie(reply);
         const message =
