@@ -15,6 +15,7 @@ import {
 import type { Subscription } from '@lakecams/bus';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { withoutUrlLogins } from './capture/camera-login.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,8 +63,12 @@ export default fp(
                 ? await app.cameraDirectory.remove(message.data.id)
                 : await app.cameraDirectory.upsert(message.data);
             message.ack();
+            // The other replicas read the camera's URL from the directory: its login stays off the bus.
             if (camera)
-              await bus.publish(CameraApplied, { camera, deleted: message.subject === CameraDeleted.subject });
+              await bus.publish(CameraApplied, {
+                camera: { ...camera, pattern: withoutUrlLogins(camera.pattern) },
+                deleted: message.subject === CameraDeleted.subject,
+              });
           } catch (err) {
             app.log.warn({ err, subject: message.subject }, 'camera change not applied, retrying');
             message.nak(1000);

@@ -3,6 +3,7 @@ import { Counter, Histogram, type Registry } from '@lakecams/service-kit';
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
+import { withoutUrlLogins } from './camera-login.ts';
 import type { CameraRow } from '../database.ts';
 import type { ZoomTiles } from '../delivery/zoom-tiles.ts';
 import { scorePicture } from './score.ts';
@@ -173,7 +174,8 @@ async function runClaimedCapture(
     await context.refreshed(camera.webcamId);
     return { outcome: 'captured', image };
   } catch (error) {
-    const message = (error as Error).message.slice(0, 500);
+    // Whatever failed, a camera's login in its text goes no further (record, event, log, answer).
+    const message = withoutUrlLogins((error as Error).message).slice(0, 500);
     // Counted before it is recorded: a failure to record it is a failed capture too.
     context.metrics?.finished('failed', (performance.now() - started) / 1000);
     await context.captures.recordFailed(claim, Math.round(performance.now() - started), message);

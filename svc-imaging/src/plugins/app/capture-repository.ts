@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { CameraRow, Database } from '../../database.ts';
+import { withoutUrlLogins } from '../../capture/camera-login.ts';
 
 /** One replica's claim on a camera's tick (`name` is the tick as `yyyyMMddHHmm`). */
 export interface CaptureClaim {
@@ -106,8 +107,10 @@ export function createCaptureRepository(db: Kysely<Database>) {
         return true;
       }),
 
-    recordFailed: (claim: CaptureClaim, durationMs: number, error: string): Promise<void> =>
+    recordFailed: (claim: CaptureClaim, durationMs: number, reason: string): Promise<void> =>
       db.transaction().execute(async (trx) => {
+        // The record and its event are read by admins and other services: no camera login in them.
+        const error = withoutUrlLogins(reason);
         await mine(claim, trx).set({ status: 'failed', durationMs, error }).execute();
         await publishEvent(trx, CaptureFailed, { webcamId: claim.webcamId, name: claim.name, error });
       }),

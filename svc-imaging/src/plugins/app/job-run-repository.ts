@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database.ts';
+import { withoutUrlLogins } from '../../capture/camera-login.ts';
 
 /** The `job_runs` table: daily jobs (pruning) claimed by one replica per day, with their outcome. */
 export function createJobRunRepository(db: Kysely<Database>) {
@@ -16,9 +17,11 @@ export function createJobRunRepository(db: Kysely<Database>) {
         .executeTakeFirst(),
     async finish(id: number, outcome: { durationMs: number } & ({ detail: string } | { error: string })) {
       const status = 'error' in outcome ? 'failed' : 'done';
+      // Shown on the job dashboard: no camera login in an error's text.
+      const recorded = 'error' in outcome ? { ...outcome, error: withoutUrlLogins(outcome.error) } : outcome;
       await db
         .updateTable('jobRuns')
-        .set({ status, ...outcome })
+        .set({ status, ...recorded })
         .where('id', '=', id)
         .execute();
     },
