@@ -89,46 +89,59 @@ function storage(): Storage | null {
   }
 }
 
+function storedOverrides(): RemoteOverrides {
+  return parseStoredOverrides(storage()?.getItem(REMOTE_OVERRIDES_KEY) ?? null);
+}
+
+function keepOverrides(overrides: RemoteOverrides): void {
+  const store = storage();
+  if (Object.keys(overrides).length === 0) store?.removeItem(REMOTE_OVERRIDES_KEY);
+  else store?.setItem(REMOTE_OVERRIDES_KEY, JSON.stringify(overrides));
+}
+
 /**
- * Stores what a `?devRemote=` link says and takes the parameter out of the address (so a reload or a shared
- * link does not set it again), then returns this browser's overrides. Runs before any remote is registered.
+ * This browser's overrides with what a `?devRemote=` link says applied, the parameter taken out of the address
+ * (so a reload or a shared link does not set it again). They are kept only once accepted (`usableOverrides`).
+ * Runs before any remote is registered.
  */
 export function storedOverridesFollowingLink(): RemoteOverrides {
-  const store = storage();
-  if (!store) return {};
-  const stored = parseStoredOverrides(store.getItem(REMOTE_OVERRIDES_KEY));
+  if (!storage()) return {};
+  const stored = storedOverrides();
   const url = new URL(window.location.href);
   const params = url.searchParams.getAll(DEV_REMOTE_PARAM);
   if (params.length === 0) return stored;
-  const overrides = overridesAfterLink(stored, params);
-  if (Object.keys(overrides).length === 0) store.removeItem(REMOTE_OVERRIDES_KEY);
-  else store.setItem(REMOTE_OVERRIDES_KEY, JSON.stringify(overrides));
   url.searchParams.delete(DEV_REMOTE_PARAM);
   window.history.replaceState(window.history.state, '', url);
-  return overrides;
+  return overridesAfterLink(stored, params);
 }
 
 export function clearOverrides(): void {
   storage()?.removeItem(REMOTE_OVERRIDES_KEY);
 }
 
-/** Origins besides this machine the portal allows overrides from: `devRemoteOrigins` of /config.json. */
-async function portalAllowedOrigins(): Promise<string[]> {
+/** Origins besides this machine the portal allows overrides from (`devRemoteOrigins` of /config.json); unknown without an answer. */
+async function portalAllowedOrigins(): Promise<string[] | undefined> {
   try {
     const response = await fetch('/config.json');
+    if (!response.ok) return undefined;
     const body = (await response.json()) as { devRemoteOrigins?: unknown };
     return Array.isArray(body.devRemoteOrigins) ? body.devRemoteOrigins.filter((o) => typeof o === 'string') : [];
   } catch {
-    return [];
+    return undefined;
   }
 }
 
-/** The overrides this page uses; asks the portal only when one names an origin other than this machine. */
+/**
+ * The overrides this page uses, which are all this browser keeps: a refused one is named once and forgotten, so it
+ * cannot start working should the portal allow its origin later. Asks the portal only when one names an origin
+ * other than this machine; without an answer, the kept ones stay for the next page.
+ */
 export async function usableOverrides(overrides: RemoteOverrides): Promise<RemoteOverrides> {
-  if (Object.keys(overrides).length === 0) return {};
   const first = allowedOverrides(overrides);
-  const { allowed, refused } =
-    Object.keys(first.refused).length === 0 ? first : allowedOverrides(overrides, await portalAllowedOrigins());
+  const origins = Object.keys(first.refused).length === 0 ? [] : await portalAllowedOrigins();
+  const { allowed, refused } = origins ? allowedOverrides(overrides, origins) : first;
+  keepOverrides(origins ? allowed : { ...storedOverrides(), ...allowed });
+  if (Object.keys(overrides).length === 0) return {};
   for (const [name, url] of Object.entries(refused)) {
     console.warn(`Refused to load ${name} from ${url}: only this machine or DEV_REMOTE_ORIGINS may serve a remote`);
   }

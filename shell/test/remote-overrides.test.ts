@@ -6,6 +6,7 @@ import {
   parseDevRemoteParam,
   parseStoredOverrides,
   REMOTE_OVERRIDES_KEY,
+  type RemoteOverrides,
   storedOverridesFollowingLink,
   usableOverrides,
 } from '../src/remote-overrides.ts';
@@ -95,15 +96,74 @@ describe('in the page', () => {
     vi.restoreAllMocks();
   });
 
-  it('stores what the link says and takes it out of the address, keeping the rest', () => {
-    window.history.replaceState(null, '', `/webcams?devRemote=mf-map@${DEV_MAP}&ansicht=liste`);
-    expect(storedOverridesFollowingLink()).toEqual({ mf_map: DEV_MAP });
+  /** What a page load does: follow the link, then decide which overrides it uses (and keeps). */
+  function pageLoad(address: string): Promise<RemoteOverrides> {
+    window.history.replaceState(null, '', address);
+    return usableOverrides(storedOverridesFollowingLink());
+  }
+
+  function portalAllows(...origins: string[]) {
+    const fetch = vi.fn(async () => Response.json({ devRemoteOrigins: origins }));
+    vi.stubGlobal('fetch', fetch);
+    return fetch;
+  }
+
+  function banner(): string | undefined {
+    return document.getElementById('dev-remote-banner')?.textContent ?? undefined;
+  }
+
+  it('stores what the link says and takes it out of the address, keeping the rest', async () => {
+    expect(await pageLoad(`/webcams?devRemote=mf-map@${DEV_MAP}&ansicht=liste`)).toEqual({ mf_map: DEV_MAP });
     expect(JSON.parse(localStorage.getItem(REMOTE_OVERRIDES_KEY) ?? '')).toEqual({ mf_map: DEV_MAP });
     expect(window.location.pathname + window.location.search).toBe('/webcams?ansicht=liste');
 
-    window.history.replaceState(null, '', '/?devRemote=off');
-    expect(storedOverridesFollowingLink()).toEqual({});
+    expect(await pageLoad('/?devRemote=off')).toEqual({});
     expect(localStorage.getItem(REMOTE_OVERRIDES_KEY)).toBeNull();
+  });
+
+  it('keeps an origin the portal allows, and never one it refuses, even when it is allowed later', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const review = 'https://review.seecam.example/mf-account/mf-manifest.json';
+    const elsewhere = 'https://remote.example/mf-manifest.json';
+    portalAllows('https://review.seecam.example');
+    const link = `/?devRemote=mf-account@${review}&devRemote=mf-admin@${elsewhere}`;
+    expect(await pageLoad(link)).toEqual({ mf_account: review });
+    expect(banner()).toContain(`mf_admin von ${elsewhere} abgelehnt`);
+    expect(JSON.parse(localStorage.getItem(REMOTE_OVERRIDES_KEY) ?? '')).toEqual({ mf_account: review });
+
+    // The next page: the refusal was said once and is gone, even though ops now allow that origin.
+    document.body.replaceChildren();
+    portalAllows('https://review.seecam.example', 'https://remote.example');
+    expect(await pageLoad('/')).toEqual({ mf_account: review });
+    expect(banner()).not.toContain('abgelehnt');
+  });
+
+  it('drops a kept override once the portal refuses its origin', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const review = 'https://review.seecam.example/mf-account/mf-manifest.json';
+    localStorage.setItem(REMOTE_OVERRIDES_KEY, JSON.stringify({ mf_map: DEV_MAP, mf_account: review }));
+    portalAllows();
+    expect(await pageLoad('/')).toEqual({ mf_map: DEV_MAP });
+    expect(banner()).toContain(`mf_account von ${review} abgelehnt`);
+    expect(JSON.parse(localStorage.getItem(REMOTE_OVERRIDES_KEY) ?? '')).toEqual({ mf_map: DEV_MAP });
+  });
+
+  it('without an answer from the portal, keeps what the browser had and stores no new origin', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const review = 'https://review.seecam.example/mf-account/mf-manifest.json';
+    const other = 'https://review.seecam.example/mf-admin/mf-manifest.json';
+    localStorage.setItem(REMOTE_OVERRIDES_KEY, JSON.stringify({ mf_account: review }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    expect(await pageLoad(`/?devRemote=mf-admin@${other}&devRemote=mf-map@${DEV_MAP}`)).toEqual({ mf_map: DEV_MAP });
+    expect(JSON.parse(localStorage.getItem(REMOTE_OVERRIDES_KEY) ?? '')).toEqual({
+      mf_account: review,
+      mf_map: DEV_MAP,
+    });
   });
 
   it('uses overrides from this machine without asking the portal, and shows the banner', async () => {
