@@ -4,10 +4,15 @@ import {
   contentPart,
   layersPart,
   pagePart,
+  LOWEST_LEVEL_LIFETIME_S,
+  PUBLIC_LEVEL_LIFETIME_S,
   parsePicturePath,
+  pictureAddress,
   type PictureLink,
   picturePath,
+  publicLifetime,
   SIGNED_LINK_WINDOW_S,
+  signedLifetime,
   signedQuery,
 } from '../src/delivery/picture-links.ts';
 
@@ -69,5 +74,44 @@ describe('picture links', () => {
       reason: 'forged',
     });
     expect(checkSignature(SECRET, path, { ...query, e: 'soon' })).toEqual({ valid: false, reason: 'forged' });
+  });
+
+  it('takes the expiry only in decimal digits, so a link has one URL', () => {
+    const path = picturePath(link);
+    const now = Date.UTC(2026, 10, 25, 8, 0, 0);
+    const { query, expires } = signedQuery(SECRET, path, now);
+    const s = new URLSearchParams(query).get('s') as string;
+    expect(checkSignature(SECRET, path, { e: String(expires), s }, now).valid).toBe(true);
+    for (const e of [`${expires}.0`, `0x${expires.toString(16)}`, `0${expires}`, `${expires / 100}e2`, ` ${expires}`])
+      expect([e, checkSignature(SECRET, path, { e, s }, now)]).toEqual([e, { valid: false, reason: 'forged' }]);
+  });
+
+  it('writes the one address of a picture, the signed query as signedQuery writes it', () => {
+    const path = picturePath(link);
+    expect(pictureAddress(link, {})).toBe(path);
+    expect(pictureAddress(link, { e: '1790000400', s: 'abc' })).toBe(`${path}?e=1790000400&s=abc`);
+    // Any other way of writing the number comes out different from what was sent.
+    for (const e of ['01790000400', '1790000400.0', '0x6AB1B590', '17900004e2'])
+      expect(pictureAddress(link, { e, s: 'abc' })).not.toBe(`${path}?e=${e}&s=abc`);
+    expect(pictureAddress(link, { s: 'abc' })).not.toBe(`${path}?s=abc`);
+  });
+
+  it('lets a test shorten the window; a link lives one to two windows', () => {
+    const now = Date.UTC(2026, 10, 25, 8, 0, 1);
+    const { expires } = signedQuery(SECRET, picturePath(link), now, 4);
+    expect(expires).toBe((Math.floor(now / 4000) + 2) * 4);
+    expect(expires * 1000 - now).toBeGreaterThan(4000);
+    expect(expires * 1000 - now).toBeLessThanOrEqual(8000);
+  });
+
+  it('lets shared caches keep POOR for a year, a public level above it a day, a signed link no longer than it lives', () => {
+    expect(publicLifetime('POOR')).toBe(LOWEST_LEVEL_LIFETIME_S);
+    for (const level of ['LOW', 'MEDIUM', 'HIGH', 'FULL'] as const)
+      expect(publicLifetime(level)).toBe(PUBLIC_LEVEL_LIFETIME_S);
+    expect(PUBLIC_LEVEL_LIFETIME_S).toBe(86_400);
+    // 1.5 s before the expiry: one whole second is left, never two.
+    expect(signedLifetime(1000, 998_500)).toBe(1);
+    expect(signedLifetime(1000, 999_001)).toBe(0);
+    expect(signedLifetime(1000, 1_005_000)).toBe(0);
   });
 });

@@ -18,8 +18,10 @@ import {
   pagePart,
   type PictureLink,
   picturePath,
+  publicLifetime,
   qualityRank,
   SIGNED_LINK_WINDOW_S,
+  signedLifetime,
   signedQuery,
 } from './picture-links.ts';
 import { type CameraAccess, resolveImageQuality } from './quality-resolution.ts';
@@ -51,8 +53,11 @@ export interface DeliverySources {
     quality: Quality,
     encoding: PictureEncoding,
   ): Promise<Buffer | null>;
-  /** Signs links above the public level; the same on every replica. `baseUrl`: a cookie-less host, or ''. */
-  links: { secret: string; baseUrl: string };
+  /**
+   * Signs links above the public level; the same on every replica. `baseUrl`: a cookie-less host, or ''.
+   * `windowSeconds`: a link lives one to two of these (10 minutes by default; tests shorten it).
+   */
+  links: { secret: string; baseUrl: string; windowSeconds?: number | undefined };
   recentPicturesBytes: number;
   composedCacheBytes?: number | undefined;
   cacheLookups?: { recent?: CacheLookups; composed?: CacheLookups };
@@ -106,6 +111,8 @@ const NAMED_CAPTURES_PER_STATE = 256;
 export function createPictureDelivery(sources: DeliverySources) {
   const clock = sources.clock ?? (() => new Date());
   const { links } = sources;
+  const window = links.windowSeconds ?? SIGNED_LINK_WINDOW_S;
+  const sign = (path: string, now: number) => signedQuery(links.secret, path, now, window);
   const composedCache = new PictureCache(sources.composedCacheBytes, sources.cacheLookups?.composed);
   const composing = new Map<string, Promise<Buffer | null>>();
   // Pictures asked for recently stay in memory, keyed by their content (an upload can replace a minute's).
@@ -210,13 +217,9 @@ export function createPictureDelivery(sources: DeliverySources) {
       });
       const signed = layers || qualityRank(quality) > qualityRank(publicQuality(state));
       const now = clock().getTime();
-      const link = signed ? signedQuery(links.secret, path, now) : null;
+      const link = signed ? sign(path, now) : null;
       // The current picture changes at the next capture; a named one's link lasts as long as its signature.
-      const lifetime = !imageName
-        ? 30
-        : link
-          ? Math.max(0, link.expires - Math.floor(now / 1000) - SIGNED_LINK_WINDOW_S)
-          : 3600;
+      const lifetime = !imageName ? 30 : link ? Math.max(0, signedLifetime(link.expires, now) - window) : 3600;
       const headers: Record<string, string> = {
         'cache-control': `private, max-age=${lifetime}`,
         vary: 'Authorization, Cookie, Referer, Accept',
@@ -243,7 +246,11 @@ export function createPictureDelivery(sources: DeliverySources) {
       const path = picturePath(wanted);
       const now = clock().getTime();
       let expires: number | null = null;
-      if (wanted.layers || qualityRank(wanted.quality) > qualityRank(publicQuality(state))) {
+      if (!wanted.layers && qualityRank(wanted.quality) <= qualityRank(publicQuality(state))) {
+        // A public name has one address, the bare one: a signature would make it another URL for the same bytes.
+        if (signature.e !== undefined || signature.s !== undefined)
+          return refused(404, `This picture is public, its address is ${path}`);
+      } else {
         const check = checkSignature(links.secret, path, signature, now);
         if (!check.valid) {
           const why = check.reason === 'expired' ? 'has expired' : 'is not signed for this level';
@@ -262,10 +269,9 @@ export function createPictureDelivery(sources: DeliverySources) {
         selection = layers.selection;
         headers['x-image-layers'] = layers.key;
       }
-      headers['cache-control'] =
-        expires === null
-          ? 'public, max-age=31536000, immutable'
-          : `public, max-age=${Math.max(0, expires - Math.floor(now / 1000))}, immutable`;
+      // A shared cache keeps it no longer than its link lives, or than its level may stay public.
+      const lifetime = expires === null ? publicLifetime(wanted.quality) : signedLifetime(expires, now);
+      headers['cache-control'] = `public, max-age=${lifetime}, immutable`;
       headers['access-control-allow-origin'] = '*';
       headers['access-control-expose-headers'] = 'x-image-quality, x-image-name';
       headers['x-image-quality'] = wanted.quality;
@@ -292,7 +298,7 @@ export function createPictureDelivery(sources: DeliverySources) {
         if (!bytes && wanted.encoding !== 'jpeg') {
           const jpeg = picturePath({ ...wanted, encoding: 'jpeg' });
           // The signature covers the path, so the JPEG's name needs its own.
-          const query = expires === null ? '' : `?${signedQuery(links.secret, jpeg, now).query}`;
+          const query = expires === null ? '' : `?${sign(jpeg, now).query}`;
           return { kind: 'redirect', location: `${links.baseUrl}${jpeg}${query}`, headers: {} };
         }
       }

@@ -5,6 +5,21 @@ import { FILE_EXTENSIONS, type PictureEncoding } from '../capture/formats.ts';
 /** Signed links stay the same for this long, so every visitor of a partner page in it shares one cached copy. */
 export const SIGNED_LINK_WINDOW_S = 600;
 
+/** How long a shared cache may keep a picture nobody is ever refused (POOR): a year, as any immutable file. */
+export const LOWEST_LEVEL_LIFETIME_S = 31_536_000;
+/**
+ * How long a shared cache may keep an unsigned picture above POOR: such a level is public only while the camera's
+ * configuration for all users says so, and a CDN cannot be told to forget (docs/decisions.md, "Pictures behind a CDN").
+ */
+export const PUBLIC_LEVEL_LIFETIME_S = 86_400;
+
+/** Seconds a shared cache may keep an unsigned picture (or tile) of this level. */
+export const publicLifetime = (quality: Quality) =>
+  quality === QUALITIES[0] ? LOWEST_LEVEL_LIFETIME_S : PUBLIC_LEVEL_LIFETIME_S;
+
+/** Seconds a signed link has left, rounded down: no cache may keep its picture past the expiry. */
+export const signedLifetime = (expires: number, now: number) => Math.max(0, expires - Math.ceil(now / 1000));
+
 /**
  * One picture's bytes, named by everything that decides them: camera, capture, level, content, format and,
  * for a booked page, the booking and its drawn layers. The same name always means the same bytes.
@@ -51,6 +66,19 @@ export function parsePicturePath(camera: string, file: string): PictureLink | nu
   };
 }
 
+const EXPIRY = /^[1-9]\d{0,11}$/;
+
+/**
+ * The one address of a picture: its path, and the signed link's query exactly as `signedQuery` writes it when
+ * one was sent. Any other spelling of the same name (escapes, numbers written otherwise, more parameters) is
+ * a URL of its own to a cache, so the route answers only this one (docs/decisions.md, "One address per picture").
+ */
+export function pictureAddress(link: PictureLink, query: { e?: string | undefined; s?: string | undefined }): string {
+  const path = picturePath(link);
+  if (query.e === undefined && query.s === undefined) return path;
+  return `${path}?e=${Number(query.e)}&s=${query.s}`;
+}
+
 const signature = (secret: string, path: string, expires: number) =>
   createHmac('sha256', secret).update(`${path}?e=${expires}`).digest('base64url').slice(0, 32);
 
@@ -58,8 +86,12 @@ const signature = (secret: string, path: string, expires: number) =>
  * A link to a level above the public one: it carries its expiry and an HMAC over path and expiry. The expiry
  * is rounded up to the window, so the link does not change within it and an edge cache serves it to all.
  */
-export function signedQuery(secret: string, path: string, now = Date.now()): { query: string; expires: number } {
-  const window = SIGNED_LINK_WINDOW_S;
+export function signedQuery(
+  secret: string,
+  path: string,
+  now = Date.now(),
+  window = SIGNED_LINK_WINDOW_S,
+): { query: string; expires: number } {
   const expires = (Math.floor(now / 1000 / window) + 2) * window;
   return { query: `e=${expires}&s=${signature(secret, path, expires)}`, expires };
 }
@@ -75,8 +107,9 @@ export function checkSignature(
   now = Date.now(),
 ): SignatureCheck {
   if (!query.e || !query.s) return { valid: false, reason: 'missing' };
+  // Decimal digits only: `1e9`, `0x…`, `0…` or `….0` would be other URLs for the same link.
+  if (!EXPIRY.test(query.e)) return { valid: false, reason: 'forged' };
   const expires = Number(query.e);
-  if (!Number.isSafeInteger(expires)) return { valid: false, reason: 'forged' };
   const expected = Buffer.from(signature(secret, path, expires));
   const sent = Buffer.from(query.s);
   if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) return { valid: false, reason: 'forged' };

@@ -49,6 +49,18 @@ export function deepZoomDescriptor({ width, height }: ZoomPicture): string {
 `;
 }
 
+/**
+ * The one address of a picture's descriptor at a level, or of one of its tiles: numbers in decimal without
+ * leading zeros, the level as the only query (docs/decisions.md, "One address per picture").
+ */
+export function zoomAddress(
+  picture: { camera: string; moment: string; level: Quality },
+  tile?: { zoomLevel: number; column: number; row: number },
+): string {
+  const file = tile ? `_files/${tile.zoomLevel}/${tile.column}_${tile.row}.jpg` : '.dzi';
+  return `/api/Image/Zoom/camera/${picture.camera}/${picture.moment}${file}?level=${picture.level}`;
+}
+
 export const isQuality = (level: string): level is Quality => (QUALITIES as readonly string[]).includes(level);
 
 export interface ZoomTiles {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isValidCameraName } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, mediaResponse, replyNotModified } from '@lakecams/service-kit';
 import { Type } from 'typebox';
+import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { callerQuality } from '../../../delivery/caller-quality.ts';
 import { byteRangeOf, clipDayOf } from '../../../delivery/timelapse-request.ts';
 import { dayOf, isDayFinished, timelapseLevelFor } from '../../../timelapse/timelapse-maker.ts';
@@ -33,6 +34,8 @@ const timelapseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!isValidCameraName(cameraName)) return reply.code(400).send(errorBody(400, 'Not a valid camera name'));
       const parsed = clipDayOf(file, dayOf(now));
       if ('problem' in parsed) return reply.code(400).send(errorBody(400, parsed.problem));
+      const spelling = otherSpelling(request.url, `/api/Image/Timelapse/camera/${cameraName}/${file}`);
+      if (spelling) return reply.code(spelling.status).send(errorBody(spelling.status, spelling.message));
       const state = await app.deliveryState(cameraName);
       if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
       const { quality, personal } = callerQuality(request, state.access);

@@ -4,7 +4,9 @@ import { ErrorSchema, errorBody, mediaResponse } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { zoomLevelRefusal } from '../../../delivery/zoom-access.ts';
-import { deepZoomDescriptor, tileAt, type ZoomPicture } from '../../../delivery/zoom-tiles.ts';
+import { otherSpelling } from '../../../delivery/canonical-address.ts';
+import { publicLifetime } from '../../../delivery/picture-links.ts';
+import { deepZoomDescriptor, tileAt, type ZoomPicture, zoomAddress } from '../../../delivery/zoom-tiles.ts';
 import { isoDayOf } from '../../../delivery/picture-delivery.ts';
 import { resolveImageQuality } from '../../../delivery/quality-resolution.ts';
 
@@ -16,6 +18,7 @@ const LevelQuery = Type.Object({
   ),
 });
 const refusals = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
+type Level = (typeof QUALITIES)[number];
 
 /** Deep-zoom descriptor and tiles of one picture, at a level the caller is entitled to (Deep Zoom layout). */
 const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -29,12 +32,15 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply: FastifyReply,
     cameraName: string,
     moment: string,
+    tile?: { zoomLevel: number; column: number; row: number },
   ): Promise<(ZoomPicture & { folder: string }) | null> {
     const refuse = (status: 401 | 403 | 404, message: string) => {
       reply.code(status).send(errorBody(status, message));
       return null;
     };
-    const level = (request.query as { level: (typeof QUALITIES)[number] }).level;
+    const level = (request.query as { level: Level }).level;
+    const spelling = otherSpelling(request.url, zoomAddress({ camera: cameraName, moment, level }, tile));
+    if (spelling) return refuse(spelling.status, spelling.message);
     const state = await app.deliveryState(cameraName);
     if (!state) return refuse(404, `Unknown camera ${cameraName}`);
     const capture = await app.captures.named(state.camera.webcamId, moment);
@@ -53,9 +59,13 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
       () => app.imageStore.read(state.camera.name, moment, level),
     );
     if (!zoom) return refuse(404, `Image ${moment} of ${cameraName} is no longer stored`);
-    // Like a named picture: it never changes, but who asks decides whether it may be had.
+    // Like a named picture: it never changes, but who asks decides whether it may be had, and a level above
+    // POOR is public only while the camera's configuration says so.
     const personal = request.principal !== null || referer !== null;
-    reply.header('cache-control', `${personal ? 'private' : 'public'}, max-age=31536000, immutable`);
+    reply.header(
+      'cache-control',
+      personal ? 'private, max-age=31536000, immutable' : `public, max-age=${publicLifetime(level)}, immutable`,
+    );
     reply.header('vary', 'Authorization, Cookie, Referer');
     reply.header('x-image-quality', level);
     return zoom;
@@ -115,7 +125,8 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
           );
       if (!/^\d{1,4}_\d{1,4}\.jpg$/.test(tile))
         return reply.code(400).send(errorBody(400, 'A tile is named <column>_<row>.jpg'));
-      const zoom = await zoomOf(request, reply, camera, moment);
+      const [column, row] = tile.slice(0, -'.jpg'.length).split('_').map(Number) as [number, number];
+      const zoom = await zoomOf(request, reply, camera, moment, { zoomLevel: Number(zoomLevel), column, row });
       if (!zoom) return reply;
       const at = tileAt(zoom, Number(zoomLevel), tile);
       const bytes = at && (await tiles.readTile(zoom.folder, Number(zoomLevel), at));
