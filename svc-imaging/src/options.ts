@@ -20,8 +20,9 @@ export interface ImagingOptions {
   /**
    * Signs picture links above the public level; every replica needs the same secret (PICTURE_LINK_SECRET).
    * `baseUrl`: where the pictures are fetched, e.g. a cookie-less host (PICTURE_BASE_URL); this host by default.
+   * `windowSeconds`: a signed link lives one to two of these (600 by default; tests shorten it).
    */
-  pictureLinks?: { secret?: string; baseUrl?: string };
+  pictureLinks?: { secret?: string; baseUrl?: string; windowSeconds?: number };
   /** Memory for pictures with layers drawn in (default 64 MiB). */
   composedCacheBytes?: number;
   /** A running capture renews its claim this often (default 5 s)… */

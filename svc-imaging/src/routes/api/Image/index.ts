@@ -31,7 +31,8 @@ import { Type } from 'typebox';
 import { captureTick, imageOf } from '../../../capture/capture-tick.ts';
 import { renderDemoImage } from '../../../capture/demo-source.ts';
 import { createPictureDelivery, type DeliveryAnswer } from '../../../delivery/picture-delivery.ts';
-import { parsePicturePath } from '../../../delivery/picture-links.ts';
+import { otherSpelling } from '../../../delivery/canonical-address.ts';
+import { parsePicturePath, pictureAddress } from '../../../delivery/picture-links.ts';
 
 const IMAGE_NAME = /^\d{12}$/;
 /** How far an admin's clock may run ahead when the position dialog names the current minute. */
@@ -64,7 +65,7 @@ function cameraNameOf(file: string): string | null {
 const imageRoutes: FastifyPluginAsyncTypebox<{
   demoSource: boolean;
   /** Signs links to levels above the public one; the same secret on every replica. `baseUrl`: a cookie-less host. */
-  pictureLinks?: { secret?: string; baseUrl?: string };
+  pictureLinks?: { secret?: string; baseUrl?: string; windowSeconds?: number };
   composedCacheBytes?: number;
   recentPicturesBytes?: number;
 }> = async (app, options) => {
@@ -77,6 +78,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     links: {
       secret: options.pictureLinks?.secret ?? randomBytes(32).toString('hex'),
       baseUrl: options.pictureLinks?.baseUrl ?? '',
+      windowSeconds: options.pictureLinks?.windowSeconds,
     },
     recentPicturesBytes: options.recentPicturesBytes ?? 32 * 1024 * 1024,
     composedCacheBytes: options.composedCacheBytes,
@@ -176,6 +178,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const wanted = parsePicturePath(request.params.camera, request.params.file);
       if (!wanted) return reply.code(404).send(errorBody(404, 'Not a picture name'));
+      const spelling = otherSpelling(request.url, pictureAddress(wanted, request.query));
+      if (spelling) return reply.code(spelling.status).send(errorBody(spelling.status, spelling.message));
       const conditional = request.method === 'GET' || request.method === 'HEAD';
       const answer = await delivery.picture(
         wanted,
