@@ -125,7 +125,6 @@ export function serviceOptionsFor(
       jwtPrivateKey: string;
       outboxDir: string;
       publicUrl: () => string;
-      demoSourceUrl: string;
       imageStoreDir: string;
       onDemoAdminCreated?: IdentityOptions['onDemoAdminCreated'];
       schedule?: boolean;
@@ -161,7 +160,6 @@ export function serviceOptionsFor(
   const webcam: WebcamServiceOptions = {
     ...webcamOptionsFromConfig(webcamConfig),
     demoCameras: demo,
-    demoSourceUrl: settings.demoSourceUrl,
   };
   // The tiers and clip timing as in distributed mode; the folder, schedules and demo follow the portal's options.
   const imaging: ImagingOptions = {
@@ -182,7 +180,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const gatewayConfig = loadConfig(GatewayConfigSchema, options.environment ?? process.env);
   const devRemoteOrigins = devRemoteOriginsFrom(gatewayConfig.DEV_REMOTE_ORIGINS);
   const host = options.host ?? '127.0.0.1';
-  // The port goes into the demo cameras' URLs before the gateway listens, so "any free port" is chosen now.
+  // Chosen before the services start, so the links they make (publicUrl) name it from the start.
   const port = options.port === 0 ? await freePort(host) : (options.port ?? 8080);
   const postgres: RunningPostgres | undefined = options.databaseServerUrl
     ? undefined
@@ -216,7 +214,6 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       jwtPrivateKey: signingKeys.privateKey,
       outboxDir,
       publicUrl: () => publicUrl,
-      demoSourceUrl: `http://127.0.0.1:${port}/api/Image/DemoSource`,
       imageStoreDir: join(dataDir, 'images'),
       ...serviceConfigs,
       onDemoAdminCreated: (credentials) => {

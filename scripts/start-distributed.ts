@@ -144,7 +144,6 @@ for (const service of SERVICES) {
       PORT: String(port),
       DATABASE_URL: config.DATABASE_URL,
       DEMO_CAMERAS: String(config.DEMO_CAMERAS),
-      DEMO_SOURCE_URL: `http://127.0.0.1:${config.PORT}/api/Image/DemoSource`,
       DATA_DIR: config.DATA_DIR,
       DEMO_SOURCE: String(config.DEMO_CAMERAS),
       REPLICA_ID: `svc-${service}#${replica}`,

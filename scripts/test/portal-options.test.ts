@@ -6,7 +6,6 @@ const portalSettings = {
   jwtPrivateKey: 'unused',
   outboxDir: '/tmp/outbox',
   publicUrl: () => 'http://localhost:8080',
-  demoSourceUrl: 'http://127.0.0.1:8080/api/Image/DemoSource',
   imageStoreDir: '/data/images',
 };
 

@@ -1,4 +1,4 @@
-import { type CameraListItem, SERVICES } from '@lakecams/contracts';
+import { type CameraListItem, imageNameOf, SERVICES } from '@lakecams/contracts';
 import { ImageCaptured } from '@lakecams/contracts/messages';
 import { buildGateway, type ServiceTargets } from '@lakecams/gateway';
 import {
@@ -16,7 +16,7 @@ import {
   TEST_DATABASE_SERVER,
   testDatabasePrefix,
 } from '@lakecams/service-kit/testing';
-import type { Database as ImagingDatabase } from '@lakecams/svc-imaging/testing';
+import { captureTick, type Database as ImagingDatabase } from '@lakecams/svc-imaging/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -182,6 +182,23 @@ describe('embedded portal: gateway and four services in one process, real Postgr
     expect((await fetch(`${portal.url}/api/Referer/GetCameraInfo?cameraId=${camera?.id}`)).status).toBe(401);
   });
 
+  it("keeps the demo cameras' source inside svc-imaging: nothing serves it, and the demo cameras still capture", async () => {
+    // A 2560×1440 picture rendered per request, at no quality anybody is entitled to: not through the gateway.
+    const source = await fetch(`${portal.url}/api/Image/DemoSource/Richterswil.jpg`);
+    expect(source.status).toBe(404);
+    await source.arrayBuffer();
+    // A capture as the schedule makes it, through svc-imaging's own pipeline, two days back (no backfill there).
+    const imaging = portal.services.imaging;
+    const camera = await imaging.cameraDirectory.byName('Richterswil');
+    if (!camera) throw new Error('Richterswil is not known to svc-imaging');
+    const tick = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 2 * 24 * 60 * 60_000);
+    const outcome = await captureTick(imaging.captureContext, camera, tick);
+    expect(outcome).toMatchObject({ outcome: 'captured' });
+    const picture = await fetch(`${portal.url}/api/Image/Get/camera/Richterswil/${imageNameOf(tick)}.jpg`);
+    expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    await picture.arrayBuffer();
+  });
+
   it('streams new images to open pages as server-sent events', async () => {
     const controller = new AbortController();
     const response = await fetch(`${portal.url}/api/Events/stream`, { signal: controller.signal });
@@ -237,7 +254,6 @@ describe('gateway in distributed mode: services behind HTTP', () => {
       jwtPrivateKey: keys.privateKey,
       outboxDir: join(tmpdir(), `lakecams-outbox-${databases.prefix}`),
       publicUrl: () => gatewayUrl,
-      demoSourceUrl: 'http://127.0.0.1:9/api/Image/DemoSource',
       imageStoreDir: join(tmpdir(), `lakecams-images-${databases.prefix}`),
       schedule: false,
       demoBackfillMinutes: 0,

@@ -41,7 +41,6 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
     await app.register(deliveryState);
     await app.register(timelapseJobs, options);
     await app.register(imageRoutes, {
-      demoSource: options.demoSource ?? false,
       ...(options.pictureLinks ? { pictureLinks: options.pictureLinks } : {}),
       composedCacheBytes: options.composedCacheBytes,
       recentPicturesBytes: options.recentPicturesBytes,

@@ -15,6 +15,7 @@ export const ImagingConfigSchema = Type.Object({
   IMAGE_STORE: Type.Enum(['files', 'nats'], { default: 'files' }),
   IMAGE_STORE_DIR: Type.Optional(Type.String()),
   REPLICA_ID: Type.Optional(Type.String()),
+  /** Render the pictures of demo cameras (URL path under `/api/Image/DemoSource/`) here rather than fetch them. */
   DEMO_SOURCE: Type.Boolean({ default: false }),
   DEMO_BACKFILL_MINUTES: Type.Integer({ minimum: 0, default: 60 }),
   /** Every capture is kept this many days… */

@@ -12,7 +12,7 @@ export interface ImagingOptions {
   replicaId?: string;
   /** Run the capture schedules (off in tests that drive captures themselves). */
   schedule?: boolean;
-  /** Serve the built-in demo picture source at /api/Image/DemoSource/{camera}.jpg. */
+  /** Render the pictures of demo cameras (URL path under `DEMO_SOURCE_PATH`) here instead of fetching them. */
   demoSource?: boolean;
   /** Give an empty demo camera its current picture and this many minutes of history at once (default 60). */
   demoBackfillMinutes?: number;

@@ -4,14 +4,12 @@ import type { WebcamServiceOptions } from './app.ts';
 
 /**
  * svc-webcam's settings from the environment, read by its own process (server.ts) and by the embedded
- * portal (`npm start`), which decides the demo cameras and their source itself.
+ * portal (`npm start`), which decides the demo cameras itself.
  */
 export const WebcamConfigSchema = Type.Object({
   ...BaseConfigSchema.properties,
   /** Seed the demo cameras into an empty database. */
   DEMO_CAMERAS: Type.Boolean({ default: false }),
-  /** Base URL of the demo picture source (svc-imaging's `/api/Image/DemoSource`, as browsers reach it). */
-  DEMO_SOURCE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
 });
 export type WebcamConfig = Static<typeof WebcamConfigSchema>;
 
@@ -22,8 +20,5 @@ export function loadWebcamConfig(env: Record<string, string | undefined> = proce
 
 /** The service options the settings stand for. */
 export function webcamOptionsFromConfig(config: WebcamConfig): WebcamServiceOptions {
-  return {
-    demoCameras: config.DEMO_CAMERAS,
-    ...(config.DEMO_SOURCE_URL ? { demoSourceUrl: config.DEMO_SOURCE_URL } : {}),
-  };
+  return { demoCameras: config.DEMO_CAMERAS };
 }

@@ -165,5 +165,10 @@ export function imageNameOf(date: Date, timeZone = 'Europe/Zurich'): string {
 }
 export const IMAGE_NAME_PATTERN = '^[0-9]{12}$';
 
-/** Where the built-in demo source serves a demo camera's picture (`<path><camera>.jpg`, embedded mode). */
+/**
+ * A demo camera's URL path (`<path><camera>.jpg`): svc-imaging renders such a camera's picture itself, on
+ * whatever host the URL names (portals before this one seeded their own address), and nothing serves it.
+ */
 export const DEMO_SOURCE_PATH = '/api/Image/DemoSource/';
+/** Where svc-webcam points its demo cameras; `.invalid` never resolves, so nothing is ever fetched from it. */
+export const DEMO_SOURCE_BASE = `http://demo-source.invalid${DEMO_SOURCE_PATH.slice(0, -1)}`;

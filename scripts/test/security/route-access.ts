@@ -594,10 +594,6 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
       ],
     }),
   },
-  'GET /api/Image/DemoSource/:file': {
-    rule: 'public',
-    build: async (m) => get(`/api/Image/DemoSource/${m.f.camera.name}.jpg`),
-  },
   'GET /api/Jobs/dashboard': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/dashboard') },
   'GET /api/Jobs/state': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/state') },
   'GET /api/Jobs/timelapses': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/timelapses') },

@@ -172,7 +172,6 @@ describe('log-off and refresh-token reuse in distributed mode: separate service 
     jwtPrivateKey: keys.privateKey,
     outboxDir: join(scratch, 'outbox'),
     publicUrl: () => 'http://localhost:8080',
-    demoSourceUrl: 'http://127.0.0.1:9/api/Image/DemoSource',
     imageStoreDir: join(scratch, 'images'),
     schedule: false,
   });

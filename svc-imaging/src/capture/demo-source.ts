@@ -1,3 +1,4 @@
+import { DEMO_SOURCE_PATH } from '@lakecams/contracts';
 import sharp from 'sharp';
 
 export const DEMO_WIDTH = 2560;
@@ -22,9 +23,21 @@ function skyAt(hour: number): [string, string] {
 }
 
 /**
+ * Whether a camera's URL names the built-in demo source: by its path, whatever the host (older portals seeded
+ * their own address there), placeholders and all.
+ */
+export function isDemoSourceUrl(pattern: string): boolean {
+  try {
+    return new URL(pattern).pathname.startsWith(DEMO_SOURCE_PATH);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A changing picture per demo camera: a lake scene whose light follows the time of day, a boat that
- * moves with the minutes, and the camera name with the local time. Served over real HTTP so the whole
- * capture pipeline runs without internet.
+ * moves with the minutes, and the camera name with the local time. Rendered in-process at each capture, so
+ * the pipeline runs without internet and no route serves a full-size picture to anybody.
  */
 export async function renderDemoImage(camera: string, at: Date): Promise<Buffer> {
   const seed = hashOf(camera);

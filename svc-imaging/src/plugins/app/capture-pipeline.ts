@@ -1,4 +1,3 @@
-import { DEMO_SOURCE_PATH } from '@lakecams/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hostname, tmpdir } from 'node:os';
@@ -14,7 +13,8 @@ import {
 } from '../../capture/capture-tick.ts';
 import type { CameraRow } from '../../database.ts';
 import { createZoomTiles } from '../../delivery/zoom-tiles.ts';
-import { renderDemoImage } from '../../capture/demo-source.ts';
+import { DEFAULT_FETCH_LIMITS, fetchCameraImage } from '../../capture/camera-fetch.ts';
+import { isDemoSourceUrl, renderDemoImage } from '../../capture/demo-source.ts';
 import { createImageStore, type ImageStore } from '../../capture/image-store.ts';
 import type { ImagingOptions } from '../../options.ts';
 import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from '../../capture/prune.ts';
@@ -36,6 +36,9 @@ export default fp(
     if (!options.imageStore && !options.storeDir) throw new Error('svc-imaging needs an image store or a folder');
     const store = options.imageStore ?? createImageStore(options.storeDir as string);
     app.log.info({ store: store.description }, 'pictures are kept in');
+    const fetchLimits = options.fetchLimits ?? DEFAULT_FETCH_LIMITS;
+    // Demo cameras are rendered here, not fetched: no route serves their pictures (decisions.md, "Demo cameras").
+    const isDemo = (camera: CameraRow) => options.demoSource === true && isDemoSourceUrl(camera.pattern);
     const context: CaptureContext = {
       captures: app.captures,
       jobRuns: app.jobRuns,
@@ -49,7 +52,9 @@ export default fp(
       zoomTiles: createZoomTiles(
         options.zoomTilesDir ?? (options.storeDir ? join(options.storeDir, '.zoom') : join(tmpdir(), 'lakecams-zoom')),
       ),
-      ...(options.fetchLimits ? { limits: options.fetchLimits } : {}),
+      limits: fetchLimits,
+      source: (camera, at) =>
+        isDemo(camera) ? renderDemoImage(camera.name, at) : fetchCameraImage(camera.pattern, at, fetchLimits),
       metrics: captureMetrics(app.metrics),
     };
     registerCameraHealthMetrics(app.metrics, app.captures);
@@ -68,14 +73,13 @@ export default fp(
     async function backfillDemoCamera(camera: CameraRow) {
       // 0 minutes still renders the current picture, so a demo camera never starts empty.
       const minutes = options.demoBackfillMinutes ?? 60;
-      if (!options.demoSource || !camera.pattern.includes(DEMO_SOURCE_PATH)) return;
+      if (!isDemo(camera)) return;
       if (await app.captures.hasAny(camera.webcamId)) return;
       const step = camera.intervalMin * 60_000;
       const last = Math.floor(Date.now() / step) * step;
-      const demo = { ...context, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
       // Newest first: the current picture is there within a second, the history fills in behind it.
       for (let at = last; at >= last - minutes * 60_000 && !closing; at -= step) {
-        await captureTick(demo, camera, new Date(at));
+        await captureTick(context, camera, new Date(at));
       }
     }
 

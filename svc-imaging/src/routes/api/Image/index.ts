@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  DEMO_SOURCE_PATH,
   exceedsPictureLimit,
   imageNameOf,
   isValidCameraName,
@@ -19,7 +18,6 @@ import {
   validateWith,
   ErrorSchema,
   Id,
-  mediaResponse,
   Minute,
   pictureCacheLookups,
   unavailable,
@@ -29,7 +27,6 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { Type } from 'typebox';
 import { captureTick, imageOf } from '../../../capture/capture-tick.ts';
-import { renderDemoImage } from '../../../capture/demo-source.ts';
 import { createPictureDelivery, type DeliveryAnswer } from '../../../delivery/picture-delivery.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { parsePicturePath, pictureAddress } from '../../../delivery/picture-links.ts';
@@ -63,7 +60,6 @@ function cameraNameOf(file: string): string | null {
 }
 
 const imageRoutes: FastifyPluginAsyncTypebox<{
-  demoSource: boolean;
   /** Signs links to levels above the public one; the same secret on every replica. `baseUrl`: a cookie-less host. */
   pictureLinks?: { secret?: string; baseUrl?: string; windowSeconds?: number };
   composedCacheBytes?: number;
@@ -306,27 +302,6 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       return replyTrue(reply);
     },
   );
-
-  if (options.demoSource) {
-    app.get(
-      `${DEMO_SOURCE_PATH}:file`,
-      {
-        schema: {
-          summary: 'Built-in demo camera picture (embedded mode)',
-          params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
-          response: { 200: mediaResponse('The picture', ['image/jpeg']), 400: ErrorSchema },
-        },
-      },
-      async (request, reply) => {
-        const cameraName = cameraNameOf(request.params.file);
-        if (!cameraName) return reply.code(400).send(errorBody(400, 'Not a valid camera image name'));
-        return reply
-          .header('cache-control', 'no-store')
-          .type('image/jpeg')
-          .send(await renderDemoImage(cameraName, new Date()));
-      },
-    );
-  }
 };
 
 export default imageRoutes;
