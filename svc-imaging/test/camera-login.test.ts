@@ -130,6 +130,23 @@ describe('a camera behind a login', () => {
     expect(digestFields(camera.authorizations[1] as string)).toMatchObject({ algorithm: 'SHA-256', realm: 'cam@lake' });
   });
 
+  it('answers SHA-256-sess with a hashed username when the camera asks for userhash', async () => {
+    const h = (text: string) => createHash('sha256').update(text).digest('hex');
+    const camera = await startCamera((request, response) => {
+      const header = request.headers.authorization;
+      if (header?.startsWith('Digest ')) {
+        const f = digestFields(header);
+        const ha1 = h(`${h('kamera:sess:secret')}:${f.nonce}:${f.cnonce}`);
+        const expected = h(`${ha1}:${f.nonce}:${f.nc}:${f.cnonce}:auth:${h(`GET:${f.uri}`)}`);
+        if (f.username === h('kamera:sess') && f.userhash === 'true' && f.response === expected)
+          return deliver(response);
+      }
+      refuse(response, ['Digest realm="sess", qop="auth", algorithm=SHA-256-sess, nonce="n0", userhash=true']);
+    });
+    const url = `${camera.origin.replace('//', '//kamera:secret@')}/x.jpg`;
+    expect(await fetchCameraImage(url, AT, LIMITS)).toEqual(PICTURE);
+  });
+
   it('answers the legacy Digest without qop (RFC 2069) without nc and cnonce', async () => {
     const camera = await startDigestCamera(['Digest realm="alt", nonce="abc123"'], {
       username: 'admin',
