@@ -29,6 +29,8 @@ export function isCronDefinition(pattern: string): boolean {
 export const LAYER_RULES = {
   cron: {
     required: 'Cron definition wird benötigt',
+    // Five fields with lists fit easily; the bound keeps a stored cron from becoming a text store.
+    maxLength: { value: 100, message: 'A cron definition has at most 100 characters' },
     pattern: { value: CRON_PATTERN, message: CRON_MESSAGE },
     satisfies: { test: isCronDefinition, message: CRON_MESSAGE },
   },

@@ -29,13 +29,15 @@ export function ruleViolations(field: string, rule: FieldRule): RuleViolation[] 
     });
   }
   if (rule.pattern) {
-    // Spaces and "!" break every pattern we use (names, urls, emails, phones, passwords, crons).
+    // Spaces and "!" break most patterns we use (urls, emails, phones, passwords, crons); names refuse a
+    // text-direction override instead.
     const length = Math.max(rule.minLength?.value ?? 8, 8);
-    cases.push({
-      case: `${field} pattern`,
-      value: 'x !'.repeat(length).slice(0, length),
-      message: rule.pattern.message,
-    });
+    const pattern = new RegExp(rule.pattern.value);
+    const value = ['x !'.repeat(length).slice(0, length), `${'x'.repeat(length - 1)}\u202E`].find(
+      (candidate) => !pattern.test(candidate),
+    );
+    if (value === undefined) throw new Error(`No value breaks the pattern of ${field}`);
+    cases.push({ case: `${field} pattern`, value, message: rule.pattern.message });
   }
   if (rule.oneOf) cases.push({ case: `${field} not a choice`, value: 'Etwas anderes', message: rule.oneOf.message });
   if (rule.range) {

@@ -36,7 +36,32 @@ function lengthRules(label: string, min: number, max: number): FieldRule {
   };
 }
 
-const username = lengthRules('Username', 6, 50);
+/**
+ * Characters that change how a name reads without being seen (a regular expression character class's body):
+ * controls and line breaks (NUL has its own message, from every service's validator), the soft hyphen,
+ * text-direction marks, embeddings, overrides and isolates, zero-width spaces and joiners, the byte order mark,
+ * fillers, variation selectors, and (read without the `u` flag, as the forms and services read it) the tag
+ * characters of plane 14 by their lead surrogate.
+ */
+export const INVISIBLE_CHARACTERS =
+  '\\u0001-\\u001F\\u007F-\\u009F\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB\\uDB40';
+
+/**
+ * A name people type and others read (first and last names, usernames, the contact form's name): its length, and
+ * nothing invisible, so "admin" with a zero-width space or a name turned around by U+202E cannot pass for another
+ * (docs/decisions.md, "Names people type").
+ */
+function nameRules(label: string, min: number, max: number): FieldRule {
+  return {
+    ...lengthRules(label, min, max),
+    pattern: {
+      value: `^[^${INVISIBLE_CHARACTERS}]*$`,
+      message: `${label} must not contain invisible or text-direction characters`,
+    },
+  };
+}
+
+const username = nameRules('Username', 6, 50);
 const password: FieldRule = {
   ...lengthRules('Password', 6, 50),
   pattern: {
@@ -76,8 +101,8 @@ export const NAME_HINT = 'Min 2 and max 50 characters';
 export const LOGIN_RULES = { username, password } as const satisfies FormRules;
 export const FORGOT_PASSWORD_RULES = { email } as const satisfies FormRules;
 export const REGISTER_RULES = {
-  firstname: lengthRules('Firstname', 2, 50),
-  lastname: lengthRules('Lastname', 2, 50),
+  firstname: nameRules('Firstname', 2, 50),
+  lastname: nameRules('Lastname', 2, 50),
   email,
   phoneNumber: phone,
   username,
@@ -104,6 +129,7 @@ export const CONTACT_RULES = {
     required: 'Bitte geben Sie Ihren Namen ein',
     minLength: { value: 6, message: 'name must be more than 5 characters' },
     maxLength: { value: 50, message: 'name must not be more than 50 characters' },
+    pattern: nameRules('Name', 6, 50).pattern,
   },
   mail: email,
   phone,
@@ -118,8 +144,8 @@ export const CONTACT_RULES = {
   },
 } as const satisfies FormRules;
 export const PROFILE_RULES = {
-  firstName: lengthRules('Firstname', 2, 50),
-  lastName: lengthRules('Lastname', 2, 50),
+  firstName: nameRules('Firstname', 2, 50),
+  lastName: nameRules('Lastname', 2, 50),
   phoneNumber: phone,
 } as const satisfies FormRules;
 export const CODE_RULES = { code } as const satisfies FormRules;

@@ -103,3 +103,65 @@ describe('administration rules', async () => {
     }
   });
 });
+
+describe('names people type', async () => {
+  const { validateForm, CONTACT_RULES, LOGIN_RULES, PROFILE_RULES, REGISTER_RULES, INVISIBLE_CHARACTERS } =
+    await import('../src/index.ts');
+  const { LAYER_RULES } = await import('../src/cron.ts');
+  // Text-direction overrides and isolates, zero-width characters, joiners, the byte order mark, a soft hyphen,
+  // line breaks and other controls: each makes a name read otherwise than it is stored.
+  const hidden = [
+    '\u202E',
+    '\u202A',
+    '\u2066',
+    '\u2069',
+    '\u200B',
+    '\u200C',
+    '\u200D',
+    '\u200E',
+    '\u200F',
+    '\u2060',
+    '\uFEFF',
+    '\u00AD',
+    '\u061C',
+    '\u180E',
+    '\u3164',
+    '\n',
+    '\t',
+    '\u007F',
+    '\u0085',
+    '\u2028',
+    '\uDB40\uDC41',
+  ];
+
+  it('refuses invisible and text-direction characters in every name field, with the same message', () => {
+    const fields: [Record<string, unknown>, string, string][] = [
+      [REGISTER_RULES, 'firstname', 'Firstname'],
+      [REGISTER_RULES, 'lastname', 'Lastname'],
+      [REGISTER_RULES, 'username', 'Username'],
+      [PROFILE_RULES, 'firstName', 'Firstname'],
+      [PROFILE_RULES, 'lastName', 'Lastname'],
+      [LOGIN_RULES, 'username', 'Username'],
+      [CONTACT_RULES, 'name', 'Name'],
+    ];
+    for (const [rules, field, label] of fields) {
+      for (const character of hidden) {
+        const value = `Mar${character}tina Meier`;
+        const errors = validateForm(rules as never, { [field]: value }) as Record<string, string>;
+        expect(errors[field], `${field} ${JSON.stringify(character)}`).toBe(
+          `${label} must not contain invisible or text-direction characters`,
+        );
+      }
+      const errors = validateForm(rules as never, { [field]: 'Zoë Müller-Ångström' }) as Record<string, string>;
+      expect(errors[field], field).toBeUndefined();
+    }
+    expect(hidden.every((character) => new RegExp(`[${INVISIBLE_CHARACTERS}]`).test(character))).toBe(true);
+  });
+
+  it('bounds the layer cron', () => {
+    expect(validateForm(LAYER_RULES, { cron: `0 ${'1,'.repeat(60)}1 * * *` }).cron).toBe(
+      'A cron definition has at most 100 characters',
+    );
+    expect(LAYER_RULES.cron.maxLength.value).toBe(100);
+  });
+});

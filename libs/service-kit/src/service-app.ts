@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Logger } from 'pino';
 import { authPlugin } from './plugins/auth.ts';
+import { bodiesPlugin } from './plugins/bodies.ts';
 import { busPlugin } from './plugins/bus.ts';
 import { openServiceDatabase } from './plugins/database.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -69,6 +70,7 @@ export async function buildServiceApp<Options extends FastifyPluginOptions, DB>(
   // Bus messages sent while serving a request carry its id.
   app.addHook('onRequest', (request, _reply, done) => withRequestId(request.id, done));
   await app.register(errorsPlugin);
+  await app.register(bodiesPlugin);
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: definition.name });
   await app.register(swaggerPlugin, {

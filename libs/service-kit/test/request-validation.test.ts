@@ -150,6 +150,73 @@ describe('request validation of every service', () => {
     expect(repeated.statusCode).toBe(400);
   });
 
+  it('reads JSON in UTF-8 only and no text/plain: 415 for another type or charset, 400 for bytes that are no UTF-8', async () => {
+    const raw = (contentType: string, payload: Buffer | string, headers: Record<string, string> = admin) =>
+      app.inject({ method: 'POST', url: '/save', headers: { ...headers, 'content-type': contentType }, payload });
+    const valid = JSON.stringify({ name: 'Zürisee', count: 1 });
+    for (const contentType of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+    ]) {
+      const answer = await raw(contentType, Buffer.from(valid));
+      expect([answer.statusCode, answer.json()], contentType).toEqual([200, { name: 'Zürisee', count: 1 }]);
+    }
+    const refused: [string, Buffer | string, number, string][] = [
+      [
+        'text/plain',
+        valid,
+        415,
+        'A body of type text/plain is not read here: send application/json (uploads: multipart/form-data)',
+      ],
+      [
+        'text/plain; charset=utf-8',
+        valid,
+        415,
+        'A body of type text/plain is not read here: send application/json (uploads: multipart/form-data)',
+      ],
+      [
+        'application/x-www-form-urlencoded',
+        'name=Seesicht&count=1',
+        415,
+        'A body of type application/x-www-form-urlencoded is not read here: send application/json (uploads: multipart/form-data)',
+      ],
+      [
+        'application/json; charset=utf-16',
+        Buffer.from(valid, 'utf16le'),
+        415,
+        'JSON is read in UTF-8 only, not charset=utf-16',
+      ],
+      [
+        'application/json; charset=iso-8859-1',
+        Buffer.from(valid, 'latin1'),
+        415,
+        'JSON is read in UTF-8 only, not charset=iso-8859-1',
+      ],
+      [
+        'application/json',
+        Buffer.concat([Buffer.from('{"name":"Z'), Buffer.from([0xfc]), Buffer.from('risee","count":1}')]),
+        400,
+        'The body is not valid UTF-8',
+      ],
+      [
+        'application/json',
+        Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
+        400,
+        'The body is not valid UTF-8',
+      ],
+    ];
+    for (const [contentType, payload, status, message] of refused) {
+      const answer = await raw(contentType, payload);
+      expect([answer.statusCode, answer.json().message], contentType).toEqual([status, message]);
+    }
+    // Rights first: an anonymous caller learns nothing about the body rules.
+    expect((await raw('text/plain', valid, {})).statusCode).toBe(401);
+    // A Content-Type with no body after it is no body.
+    const empty = await app.inject({ url: '/camera?id=1', method: 'GET', headers: { 'content-type': 'text/plain' } });
+    expect(empty.statusCode).toBe(200);
+  });
+
   it('refuses NUL characters in bodies, query strings and property names', async () => {
     const cases: [Promise<{ statusCode: number; json(): { message: string } }>, string][] = [
       [save({ name: 'See\u0000sicht', count: 1 }), 'body/name must not contain NUL characters'],

@@ -49,12 +49,14 @@ beforeAll(async () => {
     };
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        const bodySchema = (operation.requestBody as { content?: Record<string, { schema?: JsonSchema }> })?.content?.[
-          'application/json'
-        ]?.schema;
+        const content = (operation.requestBody as { content?: Record<string, { schema?: JsonSchema }> })?.content;
+        const bodySchema = content?.['application/json']?.schema;
         const body = bodySchema?.properties;
         const where = `${method.toUpperCase()} ${path}`;
         if (bodySchema) requestSchemas.push([`${where} body`, bodySchema]);
+        // A form's fields are text too: the route checks what its document declares.
+        const form = content?.['multipart/form-data']?.schema;
+        if (form) requestSchemas.push([`${where} form`, form]);
         for (const parameter of operation.parameters ?? []) {
           requestSchemas.push([`${where} ${parameter.in} ${parameter.name}`, parameter.schema]);
           if (parameter.in === 'query' && ['integer', 'number'].includes(parameter.schema.type ?? ''))
@@ -191,6 +193,8 @@ function bodyArbitrary(keys: string[]): fc.Arbitrary<RequestSpec['raw'] | { json
         .tuple(
           fc.constantFrom(
             'application/json',
+            'application/json; charset=utf-16',
+            'application/json; charset=iso-8859-1',
             'text/plain',
             'application/x-www-form-urlencoded',
             'application/xml',
@@ -199,6 +203,11 @@ function bodyArbitrary(keys: string[]): fc.Arbitrary<RequestSpec['raw'] | { json
           fc.oneof(
             fc.string({ maxLength: 200 }),
             fc.constantFrom('{"a":', '{"__proto__":{"x":1}}', 'a=1&b=2', '<x/>', '\u0000'),
+            // Bytes that are no UTF-8, alone and inside JSON.
+            fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+            fc
+              .uint8Array({ minLength: 1, maxLength: 8 })
+              .map((bytes) => Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('"}')])),
           ),
         )
         .map(([contentType, body]) => ({ contentType, body })),
@@ -682,6 +691,7 @@ interface JsonSchema {
   maxLength?: number;
   maxItems?: number;
   format?: string;
+  contentEncoding?: string;
   enum?: unknown[];
   const?: unknown;
   items?: JsonSchema;
@@ -704,7 +714,9 @@ function unbounded(schema: JsonSchema, at: string): string[] {
     problems.push(`${at}: an integer needs a minimum and maximum within PostgreSQL's integer`);
   if (schema.type === 'number' && (schema.minimum === undefined || schema.maximum === undefined))
     problems.push(`${at}: a number needs a minimum and maximum`);
-  if (schema.type === 'string' && !fixed && schema.maxLength === undefined && schema.format !== 'uuid')
+  // A file's bytes are bounded by the upload's limit, not by a length of text.
+  const file = schema.contentEncoding === 'binary' || schema.format === 'binary';
+  if (schema.type === 'string' && !fixed && !file && schema.maxLength === undefined && schema.format !== 'uuid')
     problems.push(`${at}: text needs a maxLength (or a fixed set of values, or the uuid format)`);
   if (schema.type === 'array') {
     if (schema.maxItems === undefined) problems.push(`${at}: a list needs a maxItems`);
@@ -772,6 +784,27 @@ function withValue(spec: RequestSpec, slot: Slot, value: unknown): RequestSpec {
 }
 
 const beyondInteger = fc.bigInt({ min: 2n ** 31n, max: 10n ** 20n });
+/** Characters that make a name read otherwise than it is stored: text direction, zero width, joiners, controls. */
+const invisible = fc.constantFrom(
+  '\u202E',
+  '\u202D',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200B',
+  '\u200C',
+  '\u200D',
+  '\u200E',
+  '\u200F',
+  '\u2060',
+  '\uFEFF',
+  '\u00AD',
+  '\u061C',
+  '\u2028',
+  '\u0007',
+  '\uDB40\uDC20',
+);
 
 /**
  * The same whole number as JavaScript would also read it: exponent, hexadecimal, octal, binary, sign, blanks,
@@ -823,6 +856,13 @@ function spoiled(slot: Slot): fc.Arbitrary<[string, unknown]> {
         fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant([value])).map((v) => ['not text', v]),
       );
     }
+    if (slot.where !== 'query' && /^(first|last|user)?name$/i.test(String(slot.at.at(-1)))) {
+      options.push(
+        fc
+          .tuple(fc.nat(value.length), invisible)
+          .map(([i, c]) => ['an invisible character', `${value.slice(0, i)}${c}${value.slice(i)}`]),
+      );
+    }
   } else if (typeof value === 'number') {
     options.push(beyondInteger.map((n) => ['beyond integer', Number(n)]));
     options.push(fc.oneof(fc.constant(String(value)), fc.boolean(), fc.constant(null)).map((v) => ['not a number', v]));
@@ -831,7 +871,7 @@ function spoiled(slot: Slot): fc.Arbitrary<[string, unknown]> {
 }
 
 describe('valid requests with one value spoiled', () => {
-  it('refuses NUL, ids beyond integer or not in decimal digits, dates off the calendar and values of another type, storing nothing', async () => {
+  it('refuses NUL, ids beyond integer or not in decimal digits, dates off the calendar, invisible characters in names and values of another type, storing nothing', async () => {
     const admin: Actor = { role: 'admin', caller: p.admin, acting: p.admin, viaCookie: false };
     const requests: [string, RequestSpec, Slot[]][] = [];
     for (const [key, access] of Object.entries(ROUTE_ACCESS)) {

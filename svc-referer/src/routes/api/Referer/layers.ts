@@ -155,10 +155,17 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: {
         multipartBody: Type.Object({
           url: Type.String({ maxLength: 2000, description: 'The partner page' }),
-          cameraId: Type.String({ pattern: '^[0-9]+$' }),
+          cameraId: Type.String({ pattern: '^[0-9]+$', maxLength: 10 }),
           level: Type.Optional(Type.Enum([...LAYER_LEVELS], { default: 'BASE' })),
-          id: Type.Optional(Type.String({ pattern: '^[0-9]*$', description: 'Empty or 0 for a new layer' })),
-          cron: Type.Optional(Type.String({ description: 'When a TIME layer shows (croner syntax)' })),
+          id: Type.Optional(
+            Type.String({ pattern: '^[0-9]*$', maxLength: 10, description: 'Empty or 0 for a new layer' }),
+          ),
+          cron: Type.Optional(
+            Type.String({
+              maxLength: LAYER_RULES.cron.maxLength.value,
+              description: 'When a TIME layer shows (croner syntax)',
+            }),
+          ),
           enabled: Type.Optional(Type.Enum(['true', 'false'], { default: 'true' })),
           file: Type.Optional(
             Type.String({
@@ -201,8 +208,10 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const url = (fields.url ?? '').trim();
       const level = (fields.level || 'BASE').toUpperCase() as LayerLevel;
       const cron = fields.cron ?? NEW_LAYER_CRON;
-      const cameraId = Number(fields.cameraId);
-      const id = fields.id && fields.id !== '0' ? Number(fields.id) : undefined;
+      // Decimal digits only, as in query strings: `1e3` or `0x10` would name another camera.
+      const digits = (text: string | undefined) => (text !== undefined && /^[0-9]{1,10}$/.test(text) ? text : 'x');
+      const cameraId = Number(digits(fields.cameraId));
+      const id = fields.id && fields.id !== '0' ? Number(digits(fields.id)) : undefined;
       const enabled = (fields.enabled ?? 'true').toLowerCase();
 
       // A form's fields are text the schema does not see: the same rules as for JSON bodies.
