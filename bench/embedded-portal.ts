@@ -6,7 +6,8 @@ import { startPortal } from '../scripts/portal.ts';
  * running portal is announced as one `BENCH_PORTAL {…}` line on stdout.
  */
 const options = JSON.parse(process.env.BENCH_PORTAL_OPTIONS ?? '{}');
-const portal = await startPortal({ port: 0, logLevel: 'warn', ...options });
+// Metrics on a loopback port of their own, as ops would set METRICS_PORT (the soak reads the heap there).
+const portal = await startPortal({ port: 0, metrics: { host: '127.0.0.1', port: 0 }, logLevel: 'warn', ...options });
 
 let stopping = false;
 async function stop() {
@@ -19,5 +20,5 @@ process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
 
 process.stdout.write(
-  `BENCH_PORTAL ${JSON.stringify({ url: portal.url, databaseUrls: portal.databaseUrls, demoAdmin: portal.demoAdmin })}\n`,
+  `BENCH_PORTAL ${JSON.stringify({ url: portal.url, metricsUrl: portal.metricsUrl, databaseUrls: portal.databaseUrls, demoAdmin: portal.demoAdmin })}\n`,
 );

@@ -34,6 +34,8 @@ import {
 export interface BenchPortal {
   mode: 'embedded' | 'distributed';
   url: string;
+  /** Where the embedded portal answers `/metrics` (its METRICS_PORT). */
+  metricsUrl?: string;
   /** The svc-webcam database (seeding the camera list). */
   webcamDatabaseUrl: string;
   /** The portal's own processes, labelled (embedded: the Node process; PostgreSQL counted apart). */
@@ -159,6 +161,7 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
   const match = await waitForOutput(child, /BENCH_PORTAL (\{.*\})\n/, 180_000, 'embedded portal');
   const started = JSON.parse(match[1] as string) as {
     url: string;
+    metricsUrl: string;
     databaseUrls: Record<ServiceName, string>;
     demoAdmin: BenchPortal['demoAdmin'];
   };
@@ -168,6 +171,7 @@ export async function startEmbeddedBenchPortal(options: Partial<PortalOptions> =
   return {
     mode: 'embedded',
     url: started.url.replace('localhost', '127.0.0.1'),
+    metricsUrl: started.metricsUrl,
     serviceUrl: () => started.url.replace('localhost', '127.0.0.1'),
     webcamDatabaseUrl: started.databaseUrls.webcam,
     demoAdmin: started.demoAdmin,

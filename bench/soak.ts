@@ -11,8 +11,8 @@ const IDLE_TARGET_MIB = 300;
 const USED_TARGET_MIB = 400;
 
 /** The process's JavaScript heap in use, from the gateway's Prometheus metrics (one process: one heap). */
-async function heapMiB(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+async function heapMiB(metricsUrl: string | undefined): Promise<number> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
   const bytes = /^nodejs_heap_size_used_bytes\{[^}]*service="gateway"[^}]*\} (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(text);
   return bytes ? Number(bytes[1]) / 2 ** 20 : 0;
 }
@@ -75,7 +75,7 @@ export async function soak(_context: BenchContext): Promise<ResultRow[]> {
       idleSamples.push(memoryOf(pid)?.rss ?? 0);
     }
     const idle = median(idleSamples);
-    const idleHeap = await heapMiB(portal.url);
+    const idleHeap = await heapMiB(portal.metricsUrl);
     log(
       `soak: idle RSS ${idle.toFixed(0)} MiB (median), heap ${idleHeap.toFixed(0)} MiB; ${MINUTES} minutes of use follow`,
     );
@@ -100,7 +100,7 @@ export async function soak(_context: BenchContext): Promise<ResultRow[]> {
     const sampler = (async () => {
       for (let minute = 1; minute <= MINUTES; minute++) {
         await sleep(Math.max(0, until - (MINUTES - minute) * 60_000 - Date.now()));
-        const sample = { minute, rss: memoryOf(pid)?.rss ?? 0, heap: await heapMiB(portal.url).catch(() => 0) };
+        const sample = { minute, rss: memoryOf(pid)?.rss ?? 0, heap: await heapMiB(portal.metricsUrl).catch(() => 0) };
         minutes.push(sample);
         log(`soak: minute ${minute}: RSS ${sample.rss.toFixed(0)} MiB, heap ${sample.heap.toFixed(0)} MiB`);
       }

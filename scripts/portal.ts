@@ -15,7 +15,10 @@ import {
   loadConfig,
   loadOrCreateSecret,
   loadOrCreateSigningKeys,
+  type MetricsAddress,
+  type MetricsServer,
   type ServiceApp,
+  serveMetrics,
   withDatabase,
 } from '@lakecams/service-kit';
 import {
@@ -49,6 +52,8 @@ export interface PortalOptions {
   host?: string;
   /** Gateway port; 0 picks a free one. */
   port?: number;
+  /** Where every app's metrics are served (`METRICS_HOST`, `METRICS_PORT`; port 0 picks one); none when not given. */
+  metrics?: MetricsAddress;
   dataDir?: string;
   logLevel?: string;
   /** Use this PostgreSQL server instead of starting the embedded one (tests on the machine's server). */
@@ -81,6 +86,8 @@ export interface PortalOptions {
 
 export interface RunningPortal {
   url: string;
+  /** Where Prometheus reads `/metrics` of the gateway and the services, when `metrics` was given. */
+  metricsUrl?: string;
   gateway: FastifyInstance;
   services: Record<ServiceName, ServiceApp>;
   databaseUrls: Record<ServiceName, string>;
@@ -202,7 +209,9 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const bus = createInProcessBus();
   const services = {} as Record<ServiceName, ServiceApp>;
   const databaseUrls = {} as Record<ServiceName, string>;
+  let metrics: MetricsServer | undefined;
   const closeAll = async () => {
+    await metrics?.close();
     for (const app of Object.values(services).reverse()) await app.close().catch(() => {});
     await bus.close();
     await postgres?.stop();
@@ -247,11 +256,17 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     const address = await gateway.listen({ host, port });
     const url = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
     publicUrl = url;
+    // One process, one scrape: the apps' registries in one answer, told apart by their `service` label.
+    if (options.metrics) {
+      const registries = [gateway.metrics, ...SERVICES.map((service) => services[service].metrics)];
+      metrics = await serveMetrics(registries, options.metrics, gateway.log);
+    }
     return {
       url,
       gateway,
       services,
       databaseUrls,
+      ...(metrics ? { metricsUrl: metrics.url } : {}),
       outboxDir,
       demoAdmin,
       close: async () => {

@@ -133,15 +133,19 @@ async function nextFreePort(from: number): Promise<number> {
 }
 
 const urls: Record<ServiceName, string[]> = { identity: [], webcam: [], referer: [], imaging: [] };
+/** Each process's metrics, on a loopback port of its own (METRICS_HOST's default), as Prometheus would read them. */
+const metricsUrls: string[] = [];
 let port = config.SERVICE_BASE_PORT;
 for (const service of SERVICES) {
   const replicas = service === 'imaging' ? config.IMAGING_REPLICAS : 1;
   for (let replica = 1; replica <= replicas; replica++) {
     port = await nextFreePort(port);
+    const metricsPort = await nextFreePort(port + 1);
     const url = `http://127.0.0.1:${port}`;
     launch(`svc-${service}#${replica}`, `svc-${service}/src/server.ts`, {
       HOST: '127.0.0.1',
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       DATABASE_URL: config.DATABASE_URL,
       DEMO_CAMERAS: String(config.DEMO_CAMERAS),
       DATA_DIR: config.DATA_DIR,
@@ -161,14 +165,18 @@ for (const service of SERVICES) {
         : {}),
     });
     urls[service].push(url);
-    port += 1;
+    metricsUrls.push(`svc-${service}#${replica} http://127.0.0.1:${metricsPort}/metrics`);
+    port = metricsPort + 1;
   }
 }
 try {
   await Promise.all(SERVICES.flatMap((service) => urls[service].map((url) => waitUntilReady(url, `svc-${service}`))));
+  const gatewayMetricsPort = await nextFreePort(port);
+  metricsUrls.push(`gateway http://127.0.0.1:${gatewayMetricsPort}/metrics`);
   launch('gateway', 'gateway/src/server.ts', {
     HOST: config.HOST,
     PORT: String(config.PORT),
+    METRICS_PORT: String(gatewayMetricsPort),
     ANTI_FORGERY_SECRET: process.env.ANTI_FORGERY_SECRET ?? antiForgerySecret,
     ...(config.REMOTES ? { REMOTES: config.REMOTES } : {}),
     ...Object.fromEntries(SERVICES.map((service) => [`SERVICE_URL_${service.toUpperCase()}`, urls[service].join(',')])),
@@ -178,6 +186,7 @@ try {
   console.log(
     `\nLake webcam portal (distributed: ${children.length} processes) running at ${gatewayUrl}  (Ctrl-C stops it)\n`,
   );
+  console.log(`Prometheus metrics:\n  ${metricsUrls.join('\n  ')}\n`);
 } catch (error) {
   console.error((error as Error).message);
   await stop(1);

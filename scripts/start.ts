@@ -1,5 +1,5 @@
 import { DEFAULT_MAP_TILES } from '@lakecams/gateway';
-import { BaseConfigSchema, exitOnConfigError, loadConfig } from '@lakecams/service-kit';
+import { BaseConfigSchema, exitOnConfigError, loadConfig, metricsAddressFrom } from '@lakecams/service-kit';
 import { firstAdminFromEnvironment } from '@lakecams/svc-identity';
 import closeWithGrace from 'close-with-grace';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,8 @@ const config = exitOnConfigError(() =>
     Type.Object({
       HOST: Type.String({ default: 'localhost' }),
       PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+      METRICS_PORT: BaseConfigSchema.properties.METRICS_PORT,
+      METRICS_HOST: BaseConfigSchema.properties.METRICS_HOST,
       LOG_LEVEL: BaseConfigSchema.properties.LOG_LEVEL,
       DATA_DIR: Type.String({ default: './data' }),
       EMBEDDED_PG_PORT: Type.Integer({
@@ -32,6 +34,8 @@ const config = exitOnConfigError(() =>
 );
 // All three or none; a partial set stops the start with a message naming what is missing.
 const admin = exitOnConfigError(() => firstAdminFromEnvironment(config));
+// Metrics only where ops asked for them, never on the portal's own port.
+const metrics = exitOnConfigError(() => metricsAddressFrom(config));
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 buildStaleFrontends(root);
@@ -39,6 +43,7 @@ buildStaleFrontends(root);
 const portal = await startPortal({
   host: config.HOST,
   port: config.PORT,
+  ...(metrics ? { metrics } : {}),
   logLevel: config.LOG_LEVEL,
   dataDir: config.DATA_DIR,
   embeddedPostgresPort: config.EMBEDDED_PG_PORT,
@@ -69,4 +74,5 @@ if (portal.demoAdmin) {
   );
 }
 if (!config.SMTP_URL) console.log(`Mails are written to ${portal.outboxDir}`);
+if (portal.metricsUrl) console.log(`Prometheus metrics at ${portal.metricsUrl}/metrics`);
 console.log(`\nLake webcam portal running at ${portal.url}  (Ctrl-C stops it)\n`);

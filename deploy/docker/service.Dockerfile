@@ -36,13 +36,16 @@ COPY gateway/package.json gateway/
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w gateway
 
 # What every service image shares: the libraries' sources, a writable /data, a non-root user,
-# every container on port 8080, and a health check on /health (libs/service-kit health plugin).
+# every container on port 8080, its Prometheus metrics on port 9464 (never on 8080, which the
+# ingress reaches), and a health check on /health (libs/service-kit health plugin).
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 # glibc malloc: two arenas, large buffers given back (libs/service-kit/src/native-memory.ts).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
+    METRICS_HOST=0.0.0.0 \
+    METRICS_PORT=9464 \
     MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=131072 \
     MALLOC_TRIM_THRESHOLD_=131072
@@ -51,7 +54,7 @@ COPY libs/contracts/src libs/contracts/src
 COPY libs/bus/src libs/bus/src
 COPY libs/service-kit/src libs/service-kit/src
 USER node
-EXPOSE 8080
+EXPOSE 8080 9464
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

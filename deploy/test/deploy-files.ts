@@ -226,10 +226,12 @@ export function healthRoutes(): Set<string> {
   return new Set([...source.matchAll(/app\.get\('([^']+)'/g)].map((match) => match[1] as string));
 }
 
-/** Paths the service kit's metrics plugin answers. */
+/** Paths the service kit's metrics server answers on the metrics port (`serveMetrics`). */
 export function metricsRoutes(): Set<string> {
   const source = readText('libs/service-kit/src/plugins/metrics.ts');
-  return new Set([...source.matchAll(/app\.get\('([^']+)'/g)].map((match) => match[1] as string));
+  const path = /METRICS_PATH = '([^']+)'/.exec(source)?.[1];
+  if (!source.includes('server.get(METRICS_PATH')) throw new Error('serveMetrics no longer answers METRICS_PATH');
+  return new Set(path ? [path] : []);
 }
 
 /** Routes the gateway itself declares (besides /api proxying and the health plugin). */

@@ -94,7 +94,17 @@ describe('Dockerfiles', () => {
     expect(healthRoutes()).toContain(path);
     for (const target of SERVICE_TARGETS) {
       expect(stageEnv(serviceStages, target).get('PORT')).toBe('8080');
-      expect(instructions(serviceStages, target, 'EXPOSE')).toContain('8080');
+      expect(instructions(serviceStages, target, 'EXPOSE').join(' ').split(/\s+/)).toContain('8080');
+    }
+  });
+
+  it('serve metrics on a port of their own, where Prometheus reaches the container', () => {
+    for (const target of SERVICE_TARGETS) {
+      const env = stageEnv(serviceStages, target);
+      expect(env.get('METRICS_PORT'), target).toBe('9464');
+      expect(env.get('METRICS_PORT'), target).not.toBe(env.get('PORT'));
+      expect(env.get('METRICS_HOST'), target).toBe('0.0.0.0');
+      expect(instructions(serviceStages, target, 'EXPOSE').join(' ').split(/\s+/), target).toContain('9464');
     }
   });
 

@@ -171,9 +171,21 @@ describe('Kubernetes base', () => {
       const scraped = (SERVICE_TARGETS as readonly string[]).includes(name);
       expect(annotations['prometheus.io/scrape'], name).toBe(scraped ? 'true' : 'false');
       if (!scraped) continue;
-      const http = (appContainer(name).ports as Loose[]).find((port) => port.name === 'http');
-      expect(annotations['prometheus.io/port'], name).toBe(String(http.containerPort));
+      // The metrics port the image listens on (METRICS_PORT), apart from the one its Service and probes use.
+      const container = appContainer(name);
+      const metrics = (container.ports as Loose[]).find((port) => port.name === 'metrics');
+      expect(String(metrics?.containerPort), name).toBe(containerEnv(container).METRICS_PORT);
+      expect(containerEnv(container).METRICS_HOST, name).toBe('0.0.0.0');
+      expect(annotations['prometheus.io/port'], name).toBe(String(metrics?.containerPort));
       expect(metricsRoutes(), name).toContain(annotations['prometheus.io/path']);
+      const service = find('Service', name);
+      expect(
+        (service.spec.ports as Loose[]).map((port) => port.targetPort),
+        `${name}: no Service exposes metrics`,
+      ).not.toContain('metrics');
+      expect((service.spec.ports as Loose[]).map((port) => String(port.port))).not.toContain(
+        String(metrics?.containerPort),
+      );
     }
   });
 

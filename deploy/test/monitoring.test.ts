@@ -56,15 +56,19 @@ describe('Prometheus configurations in deploy/monitoring', () => {
     expect(target('app')?.source_labels).toEqual(['__meta_kubernetes_pod_label_app_kubernetes_io_name']);
   });
 
-  it('in compose, scrapes every replica of the services and the gateway at their port and metrics path', () => {
+  it('in compose, scrapes every replica of the services and the gateway at their metrics port and path', () => {
     const job = compose.scrape_configs[0];
     const services: Record<string, Loose> = loadCompose().doc.services;
     const stages = parseDockerfile(SERVICE_DOCKERFILE);
     const [discovery] = job.dns_sd_configs as Loose[];
     expect([...discovery.names].sort()).toEqual([...SERVICE_TARGETS].sort());
     for (const name of discovery.names as string[]) {
-      const port = services[name]?.environment?.PORT ?? stageEnv(stages, name).get('PORT');
-      expect(String(discovery.port), name).toBe(String(port));
+      const env = { ...Object.fromEntries(stageEnv(stages, name)), ...services[name]?.environment };
+      expect(String(discovery.port), name).toBe(String(env.METRICS_PORT));
+      expect(String(discovery.port), name).not.toBe(String(env.PORT));
+      // Published nowhere: only Prometheus in the compose network reads it.
+      const published = (services[name]?.ports ?? []).map((port: unknown) => String(port));
+      expect(published.some((port: string) => port.includes(String(env.METRICS_PORT))), name).toBe(false);
     }
     expect(metricsRoutes()).toContain(job.metrics_path);
     expect(job.relabel_configs).toContainEqual({ source_labels: ['__meta_dns_name'], target_label: 'app' });

@@ -1,5 +1,12 @@
 import { createBus } from '@lakecams/bus';
-import { createLogger, exitOnConfigError, listenWithGrace, loadConfig } from '@lakecams/service-kit';
+import {
+  createLogger,
+  exitOnConfigError,
+  listenWithGrace,
+  loadConfig,
+  metricsAddressFrom,
+  serveMetrics,
+} from '@lakecams/service-kit';
 import { buildGateway } from './app.ts';
 import {
   devRemoteOriginsFrom,
@@ -11,6 +18,7 @@ import {
 import { DEFAULT_MAP_TILES } from './plugins/frontends.ts';
 
 const config = exitOnConfigError(() => loadConfig(GatewayConfigSchema));
+const metricsAddress = exitOnConfigError(() => metricsAddressFrom(config));
 const logger = createLogger(config.LOG_LEVEL, 'gateway');
 const bus = await createBus({
   natsUrl: config.NATS_URL,
@@ -43,5 +51,9 @@ const app = await buildGateway({
 if (!config.ANTI_FORGERY_SECRET) {
   logger.warn('ANTI_FORGERY_SECRET is not set: anti-forgery tokens are valid for this gateway process only');
 }
-const url = await listenWithGrace(app, { host: config.HOST, port: config.PORT }, () => bus.close());
-logger.info({ url }, 'gateway listening');
+const metrics = metricsAddress ? await serveMetrics([app.metrics], metricsAddress, app.log) : undefined;
+const url = await listenWithGrace(app, { host: config.HOST, port: config.PORT }, async () => {
+  await metrics?.close();
+  await bus.close();
+});
+logger.info({ url, metrics: metrics?.url }, 'gateway listening');

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Answer } from './security/http.ts';
+import { type Answer, isSafeMethod } from './security/http.ts';
 import {
   actorOf,
   authorize,
@@ -48,7 +48,7 @@ const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false })
 const validators = new Map<object, ValidateFunction>();
 
 beforeAll(async () => {
-  p = await startSecurityPortal();
+  p = await startSecurityPortal({ withShellPage: true });
   m = await createMatrixContext(p, await setUpFixtures(p));
   document = (await (await fetch(`${p.url}/api/openapi.json`)).json()) as Document;
 }, 120_000);
@@ -60,14 +60,16 @@ function contractProblem(method: string, url: string, answer: Answer): string | 
   if (!operation) return 'not in the document';
   const declared = operation.responses[String(answer.status)] ?? operation.responses.default;
   if (!declared) return `status ${answer.status} is not declared (${Object.keys(operation.responses).join(', ')})`;
-  if (!declared.content || answer.body.length === 0) return null;
   const type =
     String(answer.headers['content-type'] ?? '')
       .split(';')[0]
       ?.trim() ?? '';
+  // An empty body still says what it is: the declared media type must be the one sent.
+  if (!declared.content) return answer.body.length > 0 ? `${answer.status} sends ${type}, declares no body` : null;
+  if (type === '' && answer.body.length === 0) return null;
   const media = declared.content[type];
   if (!media) return `${answer.status} as ${type}, declared ${Object.keys(declared.content).join(', ')}`;
-  if (type !== 'application/json' || !media.schema) return null;
+  if (answer.body.length === 0 || type !== 'application/json' || !media.schema) return null;
   const validate = validators.get(media.schema) ?? ajv.compile(media.schema);
   validators.set(media.schema, validate);
   if (validate(answer.json)) return null;
@@ -140,6 +142,85 @@ describe('the API answers as its reference says', () => {
     expect([long.status, contractProblem('GET', '/api/Image/Get/camera/:file', long)]).toEqual([414, null]);
     const operation = document.paths['/api/Webcam/GetImages']?.get;
     expect(Object.keys(operation?.responses ?? {})).toContain('431');
+  });
+
+  it('declares the answer to a conditional request: 304 where a route sent an ETag', async () => {
+    const problems: string[] = [];
+    const conditional: string[] = [];
+    for (const key of keys()) {
+      const [method = '', url = ''] = key.split(' ');
+      const access = ROUTE_ACCESS[key];
+      if (method !== 'GET' || !access) continue;
+      for (const role of ['anonymous', 'admin'] as const) {
+        const actor = actorOf(m, role);
+        const prepared = await access.build(m, actor);
+        const first = await p.call(authorize(m, { ...prepared, method }, actor));
+        prepared.after?.(first);
+        const etag = first.headers.etag;
+        if (first.status !== 200 || typeof etag !== 'string') continue;
+        const again = authorize(m, { ...prepared, method }, actor);
+        const answer = await p.call({ ...again, headers: { ...again.headers, 'if-none-match': etag } });
+        prepared.after?.(answer);
+        conditional.push(`${role} ${key} ${answer.status}`);
+        const problem = answer.status === 304 ? contractProblem(method, url, answer) : `${answer.status}, not 304`;
+        if (problem) problems.push(`${role} ${key} with If-None-Match → ${problem}`);
+      }
+    }
+    console.log(`[api contract] conditional requests: ${conditional.join('; ')}`);
+    expect(conditional.some((line) => line.includes('/pictures/'))).toBe(true);
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('declares 413 and 415 on every route that takes a body: too large, and not JSON or a form', async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const key of keys()) {
+      const [method = '', url = ''] = key.split(' ');
+      const access = ROUTE_ACCESS[key];
+      if (!access || isSafeMethod(method)) continue;
+      const actor = actorOf(m, access.rule === 'public' ? 'anonymous' : 'admin');
+      const prepared = await access.build(m, actor);
+      const { json: _json, multipart: _multipart, raw: _raw, ...bare } = prepared;
+      // The form routes take a bigger body (a picture): 30 MB is over any of them.
+      const tooLarge = { contentType: 'application/json', body: `"${'x'.repeat(30 * 1024 * 1024)}"` };
+      for (const [expected, raw] of [
+        [415, { contentType: 'text/plain', body: JSON.stringify(prepared.json ?? {}) }],
+        [413, tooLarge],
+      ] as const) {
+        const answer = await p.call(authorize(m, { ...bare, method, raw }, actor));
+        checked++;
+        const problem =
+          answer.status === expected
+            ? contractProblem(method, url, answer)
+            : `${answer.status}, not ${expected}: ${answer.text.slice(0, 150)}`;
+        if (problem) problems.push(`${key} ${raw.contentType} → ${problem}`);
+      }
+    }
+    console.log(`[api contract] ${checked} bodies too large or of a type no route reads`);
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('declares the 409 of a registration whose username exists already', async () => {
+    const access = ROUTE_ACCESS['POST /api/Register/Register'];
+    const actor = actorOf(m, 'anonymous');
+    const prepared = (await access?.build(m, actor)) as Prepared;
+    const first = await p.call(authorize(m, prepared, actor));
+    expect(first.status).toBe(200);
+    const again = (await access?.build(m, actor)) as Prepared;
+    const answer = await p.call(authorize(m, { ...again, json: prepared.json }, actor));
+    expect([answer.status, contractProblem('POST', '/api/Register/Register', answer)]).toEqual([409, null]);
+    expect(answer.json.message).toBe('This username is already taken');
+  });
+
+  it('answers /api and every unknown path below it with the JSON 404, never the page', async () => {
+    for (const path of ['/api', '/api/', '/api?x=1', '/api/Nothing', '/api/Webcam', '/api/Webcam/Nothing/here']) {
+      const answer = await p.call({ method: 'GET', path });
+      expect([answer.status, answer.headers['content-type'], answer.json?.statusCode], path).toEqual([
+        404,
+        'application/json; charset=utf-8',
+        404,
+      ]);
+    }
   });
 
   it('declares the refusals of invalid input: every query value a NUL, bodies that are no JSON or no form', async () => {

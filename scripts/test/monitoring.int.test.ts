@@ -1,8 +1,12 @@
 import { SERVICES } from '@lakecams/contracts';
-import { TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
+import { createTestDatabase, freePort, TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
 import { camerasHealth, offlineReason } from '@lakecams/svc-imaging/testing';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { type RunningPortal, startPortal } from '../portal.ts';
@@ -96,6 +100,37 @@ function isExported(name: string, types: Map<string, string>): boolean {
   return type === 'histogram' || (type === 'summary' && series[2] !== 'bucket');
 }
 
+/** The status of a GET sent with `path` exactly as written (dot segments too, which `fetch` would resolve). */
+function rawStatus(baseUrl: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: hostname, port, path, agent: false }, (answer) => {
+      answer.resume();
+      answer.on('end', () => resolve(answer.statusCode ?? 0));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/** Ways a visitor may ask the public port for metrics: directly, and through a service's /api path. */
+const PUBLIC_METRICS_PATHS = [
+  '/metrics',
+  '/metrics?x=1',
+  '/api/Webcam/../../metrics',
+  '/api/Webcam/%2e%2e/%2e%2e/metrics',
+  '/api/Image/../../metrics',
+  '/pictures/../metrics',
+];
+
+async function expectNoMetricsAt(publicUrl: string) {
+  for (const path of PUBLIC_METRICS_PATHS) expect(await rawStatus(publicUrl, path), path).toBe(404);
+  const direct = await fetch(`${publicUrl}/metrics`);
+  expect(direct.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(await direct.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Route GET /metrics not found' });
+  expect((await fetch(`${publicUrl}/metrics`, { method: 'HEAD' })).status).toBe(404);
+}
+
 const dashboard = JSON.parse(read('grafana-dashboard.json')) as Dashboard;
 const rules = parse(read('alerts.yaml')) as RulesFile;
 const alertExprs = rules.groups.flatMap((group) => group.rules.map((rule) => rule.expr ?? ''));
@@ -162,6 +197,7 @@ describe('the dashboard and the alert rules, against the metrics a running porta
   beforeAll(async () => {
     portal = await startPortal({
       port: 0,
+      metrics: { host: '127.0.0.1', port: 0 },
       logLevel: 'silent',
       databaseServerUrl: TEST_DATABASE_SERVER,
       databasePrefix: databases.prefix,
@@ -171,7 +207,7 @@ describe('the dashboard and the alert rules, against the metrics a running porta
     });
     // Until every demo camera has its first picture.
     const delivered = async () => {
-      const { samples } = exposition((await portal.services.imaging.inject({ url: '/metrics' })).body);
+      const { samples } = exposition(await portal.services.imaging.metrics.metrics());
       const found = samples.filter((s) => s.name === 'lakecams_camera_last_capture_timestamp_seconds');
       return found.length === DEMO_CAMERAS.length ? found : null;
     };
@@ -183,16 +219,32 @@ describe('the dashboard and the alert rules, against the metrics a running porta
     await databases.dropAll(SERVICES);
   });
 
-  /** Every app's /metrics: the gateway over HTTP, the services in this process. */
+  /** One scrape of the metrics port, as Prometheus reads it, split by app (`service` label). */
   async function scrapeAll() {
-    const texts: Record<string, string> = { gateway: await (await fetch(`${portal.url}/metrics`)).text() };
-    for (const service of SERVICES) {
-      const answer = await portal.services[service].inject({ url: '/metrics' });
-      expect(answer.statusCode, service).toBe(200);
-      texts[service] = answer.body;
-    }
-    return Object.fromEntries(Object.entries(texts).map(([app, text]) => [app, exposition(text)]));
+    const answer = await fetch(`${portal.metricsUrl}/metrics`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const { types, samples } = exposition(await answer.text());
+    return Object.fromEntries(
+      ['gateway', ...SERVICES].map((app) => [
+        app,
+        { types, samples: samples.filter((s) => s.labels.includes(`service="${app}"`)) },
+      ]),
+    );
   }
+
+  it('serves no metrics on the public port, not even through a service path, only on the metrics port', async () => {
+    await expectNoMetricsAt(portal.url);
+    expect(portal.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(new URL(portal.metricsUrl as string).port).not.toBe(new URL(portal.url).port);
+    // The five apps of the process in one answer, each family announced once as Prometheus requires.
+    const text = await (await fetch(`${portal.metricsUrl}/metrics`)).text();
+    const families = [...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]);
+    expect(families.length).toBeGreaterThan(10);
+    expect(new Set(families).size).toBe(families.length);
+    for (const app of ['gateway', ...SERVICES]) expect(text, app).toContain(`service="${app}"`);
+    expect(await rawStatus(portal.metricsUrl as string, '/health')).toBe(404);
+  });
 
   it('exports every metric the dashboard and the rules read, after captures and picture requests', async () => {
     const imaging = portal.services.imaging;
@@ -263,5 +315,80 @@ describe('the dashboard and the alert rules, against the metrics a running porta
     expect(new Set((await camerasHealth(captures, dayLater)).map((camera) => camera.offline))).toEqual(
       new Set(['silent']),
     );
+  });
+});
+
+describe('a service and the gateway as processes of their own (distributed mode)', () => {
+  const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+  const running: ChildProcess[] = [];
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const ports = { webcam: 0, webcamMetrics: 0, gateway: 0, gatewayMetrics: 0 };
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+
+  function start(script: string, env: Record<string, string>): void {
+    const child = spawn(process.execPath, [script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    running.push(child);
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase('webcam');
+    for (const key of Object.keys(ports) as (keyof typeof ports)[]) ports[key] = await freePort();
+    start('svc-webcam/src/server.ts', {
+      PORT: String(ports.webcam),
+      METRICS_PORT: String(ports.webcamMetrics),
+      DATABASE_URL_WEBCAM: database.url,
+      DEMO_CAMERAS: 'false',
+    });
+    // Every service "lives" at svc-webcam: the gateway forwards each /api path there.
+    const targets = Object.fromEntries(SERVICES.map((s) => [`SERVICE_URL_${s.toUpperCase()}`, url(ports.webcam)]));
+    start('gateway/src/server.ts', {
+      PORT: String(ports.gateway),
+      METRICS_PORT: String(ports.gatewayMetrics),
+      FRONTEND_ROOT: tmpdir(),
+      ...targets,
+    });
+    for (const port of [ports.webcam, ports.gateway]) {
+      await vi.waitUntil(async () => (await fetch(`${url(port)}/health`).catch(() => null))?.ok, {
+        timeout: 45_000,
+        interval: 100,
+      });
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(
+      running
+        .filter((child) => child.exitCode === null && child.signalCode === null)
+        .map((child) => {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          return exited;
+        }),
+    );
+    await database?.drop();
+  });
+
+  it('answers 404 for metrics on the public ports, the gateway forwarding nothing to a service', async () => {
+    await expectNoMetricsAt(url(ports.gateway));
+    await expectNoMetricsAt(url(ports.webcam));
+  });
+
+  it('serves the metrics of each process on its METRICS_PORT', async () => {
+    for (const [port, service] of [
+      [ports.webcamMetrics, 'webcam'],
+      [ports.gatewayMetrics, 'gateway'],
+    ] as const) {
+      const answer = await fetch(`${url(port)}/metrics`);
+      expect(answer.status, service).toBe(200);
+      const { types, samples } = exposition(await answer.text());
+      expect(types.get('http_request_duration_seconds'), service).toBe('histogram');
+      expect(samples.length, service).toBeGreaterThan(0);
+      for (const sample of samples)
+        expect(sample.labels, `${service} ${sample.name}`).toContain(`service="${service}"`);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-import { ErrorSchema } from '@lakecams/service-kit';
+import { ErrorSchema, mediaResponse } from '@lakecams/service-kit';
 
 export { ErrorSchema };
 export const UserSummarySchema = Type.Object({
@@ -28,3 +28,8 @@ export const errors = {
   404: ErrorSchema,
   429: ErrorSchema,
 } as const;
+/** The empty answer of a call whose result is its effect (LogOut, Contact): no JSON, an empty octet stream. */
+export const NOTHING = mediaResponse('Done; the body is empty', ['application/octet-stream'], {
+  type: 'string',
+  maxLength: 0,
+});

@@ -129,7 +129,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
     expect(users.map((u) => u.userName)).not.toContain(model.username);
   });
 
-  it('rejects a taken username or email with a clear message', async () => {
+  it('rejects a taken username or email with 409 and a clear message', async () => {
     const { model } = await registerAndConfirm('taken');
     const client = identity.client();
     const sameName = await client.post(
@@ -139,7 +139,8 @@ describe('svc-identity accounts on real PostgreSQL', () => {
         username: model.username.toUpperCase(),
       },
     );
-    expect(sameName.json.message).toBe('This username is already taken');
+    // 409, as when two registrations race and the database refuses the second.
+    expect([sameName.status, sameName.json.message]).toEqual([409, 'This username is already taken']);
     const sameMail = await client.post(
       `/api/Register/Register?captcha=${await solveCaptcha(identity.url, 'register')}`,
       {
@@ -147,7 +148,7 @@ describe('svc-identity accounts on real PostgreSQL', () => {
         email: model.email,
       },
     );
-    expect(sameMail.json.message).toBe('This email address is already registered');
+    expect([sameMail.status, sameMail.json.message]).toEqual([409, 'This email address is already registered']);
   });
 
   it('answers wrong credentials with 401', async () => {

@@ -176,6 +176,7 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
     const path = request.url.split('?')[0] ?? '';
     const looksLikePage =
       (request.method === 'GET' || request.method === 'HEAD') &&
+      path !== '/api' &&
       !path.startsWith('/api/') &&
       !/\.[a-z0-9]+$/i.test(path);
     if (looksLikePage && shellPage) {

@@ -5,6 +5,10 @@ import { Value } from 'typebox/value';
 export const BaseConfigSchema = Type.Object({
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+  /** Port of `/metrics` (Prometheus), apart from PORT so visitors never reach it; none when unset. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** Address the metrics port is bound to; the images bind every interface for Prometheus to reach the pod. */
+  METRICS_HOST: Type.String({ default: '127.0.0.1' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   /** `json` or `pretty` (readable lines); unset: pretty on a terminal, JSON otherwise. */
   LOG_FORMAT: Type.Optional(Type.Enum(['json', 'pretty'])),

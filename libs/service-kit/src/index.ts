@@ -25,7 +25,15 @@ export {
 export { ADMIN_ROLE, authPlugin, type Principal } from './plugins/auth.ts';
 export { ErrorSchema, errorBody, errorsPlugin, httpError, unavailable } from './plugins/errors.ts';
 export { healthPlugin, type ReadinessCheck } from './plugins/health.ts';
-export { metricsPlugin } from './plugins/metrics.ts';
+export {
+  METRICS_PATH,
+  type MetricsAddress,
+  metricsAddressFrom,
+  metricsPlugin,
+  type MetricsServer,
+  mergeExpositions,
+  serveMetrics,
+} from './plugins/metrics.ts';
 export { type CacheLookups, pictureCacheLookups } from './picture-cache-metrics.ts';
 // Services register their own metrics on `app.metrics` with the kit's prom-client.
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';

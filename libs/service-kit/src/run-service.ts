@@ -2,6 +2,7 @@ import { createBus } from '@lakecams/bus';
 import type { FastifyPluginOptions } from 'fastify';
 import { BaseConfigSchema, exitOnConfigError, loadConfig } from './config.ts';
 import { databaseUrlFor } from './database-url.ts';
+import { metricsAddressFrom, serveMetrics } from './plugins/metrics.ts';
 import { createLogger, listenWithGrace } from './server.ts';
 import { buildServiceApp, type ServiceDefinition } from './service-app.ts';
 
@@ -11,6 +12,7 @@ export async function runService<Options extends FastifyPluginOptions, DB>(
   options?: Options,
 ): Promise<void> {
   const config = exitOnConfigError(() => loadConfig(BaseConfigSchema));
+  const metricsAddress = exitOnConfigError(() => metricsAddressFrom(config));
   const logger = createLogger(config.LOG_LEVEL, `svc-${definition.name}`);
   const bus = await createBus({
     natsUrl: config.NATS_URL,
@@ -25,6 +27,10 @@ export async function runService<Options extends FastifyPluginOptions, DB>(
     jwtPublicKey: config.JWT_PUBLIC_KEY,
     ...(options ? { options } : {}),
   });
-  const url = await listenWithGrace(app, { host: config.HOST, port: config.PORT }, () => bus.close());
-  logger.info({ url }, `svc-${definition.name} listening`);
+  const metrics = metricsAddress ? await serveMetrics([app.metrics], metricsAddress, app.log) : undefined;
+  const url = await listenWithGrace(app, { host: config.HOST, port: config.PORT }, async () => {
+    await metrics?.close();
+    await bus.close();
+  });
+  logger.info({ url, metrics: metrics?.url }, `svc-${definition.name} listening`);
 }

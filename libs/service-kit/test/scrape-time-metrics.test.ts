@@ -47,7 +47,7 @@ describe('metrics read at scrape time', () => {
     await bus.consume((message) => message.ack(), { durable: 'svc-other-work', filter: CameraDeleted.subject });
     await bus.publishEvent(CameraDeleted.subject, { id: 1 });
     await bus.publishEvent(CameraDeleted.subject, { id: 2 });
-    const scrape = async () => (await app.inject({ url: '/metrics' })).body;
+    const scrape = () => app.metrics.metrics();
 
     await vi.waitUntil(
       async () =>

@@ -652,12 +652,12 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
 
 /**
  * Routes outside the matrix, with why. Service infrastructure is not under /api, so the gateway never
- * forwards it (it answers /health, /ready and /metrics itself); the catch-all is the routing itself.
+ * forwards it (it answers /health and /ready itself, /metrics with 404); the catch-all is the routing itself.
  */
 export const NOT_API_ROUTES: Record<string, string> = {
   '/health': 'liveness; the gateway answers its own',
   '/ready': 'readiness; the gateway answers its own',
-  '/metrics': 'Prometheus; services are reached only from inside the deployment',
+  '/metrics': 'answers 404 on every public port: Prometheus reads METRICS_PORT (monitoring.int.test.ts)',
   '/documentation/json': 'OpenAPI; not routed by the gateway',
   '/config.json': 'gateway: page settings (map tiles)',
   '/remotes.json': 'gateway: micro-frontend manifest',

@@ -3,7 +3,7 @@ import { loadOrCreateSigningKeys, type SigningKeys } from '@lakecams/service-kit
 import { type AntiForgeryPair, TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -103,9 +103,16 @@ export interface SecurityPortal {
 const PASSWORD = 'Seeblick!2026';
 
 /** One embedded portal for one test file: real PostgreSQL on 127.0.0.1:5432, fresh databases, in-process bus. */
-export async function startSecurityPortal(options: { rateLimitPerMinute?: number } = {}): Promise<SecurityPortal> {
+export async function startSecurityPortal(
+  options: { rateLimitPerMinute?: number; withShellPage?: boolean } = {},
+): Promise<SecurityPortal> {
   const databases = testDatabasePrefix();
   const dataDir = await mkdtemp(join(tmpdir(), 'lakecams-security-'));
+  if (options.withShellPage) {
+    // A built shell, as a deployed gateway has: unknown pages then answer with it.
+    await mkdir(join(dataDir, 'shell', 'dist'), { recursive: true });
+    await writeFile(join(dataDir, 'shell', 'dist', 'index.html'), '<!doctype html><title>shell</title>');
+  }
   // The portal loads this key, so the suites can sign tokens of their own (expired, odd claims).
   const keys = await loadOrCreateSigningKeys(join(dataDir, 'jwt-signing-key.pem'));
   const adminCredentials = { username: 'securityadmin', email: 'security-admin@example.org', password: PASSWORD };

@@ -53,7 +53,8 @@ function withRules(schema: unknown, rules: FormRules): ObjectSchema | undefined 
  */
 export function documentedSchema(
   schema: Schema | undefined,
-  route: Pick<RouteOptions, 'onRequest' | 'preHandler' | 'preValidation' | 'config'>,
+  route: Pick<RouteOptions, 'onRequest' | 'preHandler' | 'preValidation' | 'config'> &
+    Partial<Pick<RouteOptions, 'method'>>,
 ): Schema {
   const response: Record<string, unknown> = { ...schema?.response };
   const documented: Schema = { ...schema };
@@ -95,6 +96,11 @@ export function documentedSchema(
   );
   refusal(404, 'Impersonate names no known user');
   if (schema?.params) refusal(414, 'A path segment is longer than 100 characters');
+  // Any method but GET and HEAD may carry a body, and the service kit reads JSON and (where a route takes one) forms.
+  if ([route.method ?? 'GET'].flat().some((method) => method !== 'GET' && method !== 'HEAD')) {
+    refusal(413, 'The body is larger than the route takes (JSON: 1 MB)');
+    refusal(415, 'The body is neither JSON in UTF-8 nor, where the route takes one, multipart/form-data');
+  }
   response['431'] ??= { description: 'The request headers are too large (no body)', type: 'null' };
   const cookie = (route.config as { acceptsAccessCookie?: boolean } | undefined)?.acceptsAccessCookie;
   // A public route that reads the cookie answers more to a signed-in caller: signing in is optional there.

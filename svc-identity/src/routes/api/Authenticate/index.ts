@@ -4,7 +4,7 @@ import { LOGIN_RULES, REFRESH_COOKIE } from '@lakecams/contracts';
 import { Type } from 'typebox';
 import { clientAddress, type LoginThrottle } from '../../../login-throttle.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../../passwords.ts';
-import { errors, RolesSchema, UserSchema, UserSummarySchema } from '../../../schemas.ts';
+import { errors, NOTHING, RolesSchema, UserSchema, UserSummarySchema } from '../../../schemas.ts';
 
 const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrottle }> = async (app, options) => {
   const { loginThrottle } = options;
@@ -74,6 +74,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
     {
       schema: {
         summary: 'Log off: revoke the refresh token family and every access token of that login, clear the cookies',
+        response: { 200: NOTHING },
       },
     },
     async (request, reply) => {

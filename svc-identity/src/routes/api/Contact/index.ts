@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CONTACT_RULES } from '@lakecams/contracts';
 import { FormFields, validateWith } from '@lakecams/service-kit';
-import { Type } from 'typebox';
-import { CaptchaQuery, errors } from '../../../schemas.ts';
+import { CaptchaQuery, errors, NOTHING } from '../../../schemas.ts';
 
 const contactRoutes: FastifyPluginAsyncTypebox<{
   rateLimit: { max: number; timeWindow: number };
@@ -18,7 +17,7 @@ const contactRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Send a message to the operator',
         querystring: CaptchaQuery,
         body: FormFields(CONTACT_RULES),
-        response: { 200: Type.String(), ...errors },
+        response: { 200: NOTHING, ...errors },
       },
     },
     async (request, reply) => {

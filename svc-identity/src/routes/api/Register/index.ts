@@ -7,7 +7,7 @@ import { announceUser, queueMail } from '../../../messaging.ts';
 import { DEFAULTS } from '../../../options.ts';
 import { hashPassword } from '../../../passwords.ts';
 import { toSummary } from '../../../plugins/app/user-repository.ts';
-import { CaptchaQuery, errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
+import { CaptchaQuery, ErrorSchema, errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
 import { randomToken, sha256 } from '../../../secrets.ts';
 
 export interface RegisterRoutesOptions {
@@ -34,15 +34,16 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
         summary: 'Register; sends the confirmation mail',
         querystring: CaptchaQuery,
         body: FormFields(REGISTER_RULES),
-        response: { ...booleanTextResponse, ...errors },
+        response: { ...booleanTextResponse, ...errors, 409: ErrorSchema },
       },
     },
     async (request, reply) => {
       const model = request.body;
+      // 409 as when two registrations race and the database refuses the second.
       if (await app.users.byUserName(model.username))
-        return reply.code(400).send(errorBody(400, 'This username is already taken'));
+        return reply.code(409).send(errorBody(409, 'This username is already taken'));
       if (await app.users.byEmail(model.email)) {
-        return reply.code(400).send(errorBody(400, 'This email address is already registered'));
+        return reply.code(409).send(errorBody(409, 'This email address is already registered'));
       }
       const token = randomToken();
       const passwordHash = await hashPassword(model.password);

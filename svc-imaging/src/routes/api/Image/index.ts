@@ -166,6 +166,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
             ),
           },
           302: Type.Null(),
+          304: Type.Null({ description: 'Not modified: the If-None-Match named its ETag' }),
           403: ErrorSchema,
           404: ErrorSchema,
         },
