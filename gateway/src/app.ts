@@ -61,6 +61,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   await app.register(apiRoutingPlugin, {
     targets: options.targets,
     pictureCacheBytes: options.pictureCacheBytes ?? 0,
+    ...(options.bus ? { bus: options.bus } : {}),
   });
   await frontendsPlugin(app, options);
   return app;

@@ -1,3 +1,5 @@
+import { PICTURE_PATH_PREFIX } from '@lakecams/contracts';
+
 /**
  * Pictures by their immutable names, kept in the gateway's memory as a shared cache keeps them: keyed on the
  * URL alone (the name holds camera, minute, level, format and content; a signed link its expiry), and only
@@ -18,6 +20,11 @@ type Headers = Record<string, string | string[] | number | undefined>;
 export const GATEWAY_PICTURE_MAX_AGE_S = 600;
 /** Larger pictures (a camera's FULL level) pass through: they are few and would crowd the others out. */
 export const GATEWAY_PICTURE_MAX_BYTES = 1024 * 1024;
+/**
+ * After a camera's access changed, its pictures are not kept for this long: an imaging replica may still
+ * answer from the access state it holds (at most 5 s old, plugins/app/delivery-state.ts in svc-imaging).
+ */
+export const ACCESS_SETTLE_MS = 10_000;
 
 /** The response headers a cached picture keeps; connection handling and lengths are the gateway's own. */
 const KEPT_HEADERS = [
@@ -42,6 +49,25 @@ export function sharedLifetime(statusCode: number, headers: Headers) {
   return maxAge > 0 ? Math.min(maxAge, GATEWAY_PICTURE_MAX_AGE_S) : null;
 }
 
+/**
+ * The headers of a picture answered from memory: its max-age less the whole seconds it was held, so that no
+ * cache after this one (an edge that ignores `Age`, a browser) keeps it longer than the service allowed, and
+ * no `Age`, which would count the same time twice.
+ */
+export function headersFromMemory(entry: CachedPicture, now: number): Record<string, string> {
+  const held = Math.ceil(Math.max(0, now - entry.storedAt) / 1000);
+  const cacheControl = entry.headers['cache-control'];
+  if (cacheControl === undefined) return entry.headers;
+  const lowered = cacheControl.replace(
+    /(^|,)(\s*)max-age=(\d+)/i,
+    (_, comma: string, space: string, seconds: string) => `${comma}${space}max-age=${Math.max(0, Number(seconds) - held)}`,
+  );
+  return { ...entry.headers, 'cache-control': lowered };
+}
+
+/** `/pictures/<camera>/…` → the camera's name as written in the URL. */
+export const pictureCameraOf = (url: string) => url.slice(PICTURE_PATH_PREFIX.length).split('/', 1)[0] ?? '';
+
 export function keptHeaders(headers: Headers): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
@@ -54,6 +80,8 @@ export function keptHeaders(headers: Headers): Record<string, string> {
 /** Least recently used pictures leave first once the bytes exceed the budget. */
 export class GatewayPictureCache {
   readonly #entries = new Map<string, CachedPicture>();
+  /** When each camera's pictures were last forgotten: answers asked for before then are not kept. */
+  readonly #forgotten = new Map<string, number>();
   #bytes = 0;
   readonly maxBytes: number;
   readonly #lookups: { hit(): void; miss(): void } | undefined;
@@ -87,10 +115,35 @@ export class GatewayPictureCache {
     return entry;
   }
 
-  /** Keeps a fetched answer when a shared cache may; says whether it did. */
-  offer(url: string, answer: Omit<CachedPicture, 'storedAt' | 'expiresAt'>, rawHeaders: Headers, now: number): boolean {
+  /**
+   * Forget a camera's pictures at once (its access changed: a level may no longer be public), and keep none
+   * that was asked for before now or within `ACCESS_SETTLE_MS`.
+   */
+  forgetCamera(camera: string, now: number) {
+    for (const [url, entry] of this.#entries) {
+      if (pictureCameraOf(url) !== camera) continue;
+      this.#entries.delete(url);
+      this.#bytes -= entry.body.length;
+    }
+    for (const [name, at] of this.#forgotten) if (at + ACCESS_SETTLE_MS < now) this.#forgotten.delete(name);
+    this.#forgotten.set(camera, now);
+  }
+
+  /**
+   * Keeps a fetched answer when a shared cache may; says whether it did. `askedAt`: when the request went to the
+   * service (an answer under way while its camera was forgotten is not kept).
+   */
+  offer(
+    url: string,
+    answer: Omit<CachedPicture, 'storedAt' | 'expiresAt'>,
+    rawHeaders: Headers,
+    now: number,
+    askedAt = now,
+  ): boolean {
     const lifetime = sharedLifetime(answer.statusCode, rawHeaders);
     if (lifetime === null || answer.body.length > Math.min(GATEWAY_PICTURE_MAX_BYTES, this.maxBytes)) return false;
+    const forgotten = this.#forgotten.get(pictureCameraOf(url));
+    if (forgotten !== undefined && askedAt <= forgotten + ACCESS_SETTLE_MS) return false;
     const previous = this.#entries.get(url);
     if (previous) {
       this.#entries.delete(url);

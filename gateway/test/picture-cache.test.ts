@@ -1,10 +1,19 @@
+import { type Bus, createInProcessBus } from '@lakecams/bus';
 import { SERVICES } from '@lakecams/contracts';
+import { AccessApplied } from '@lakecams/contracts/messages';
 import { createLogger } from '@lakecams/service-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildGateway } from '../src/app.ts';
-import { GATEWAY_PICTURE_MAX_AGE_S, GatewayPictureCache, sharedLifetime } from '../src/picture-cache.ts';
+import {
+  ACCESS_SETTLE_MS,
+  GATEWAY_PICTURE_MAX_AGE_S,
+  GatewayPictureCache,
+  headersFromMemory,
+  sharedLifetime,
+} from '../src/picture-cache.ts';
 import type { ServiceTarget, ServiceTargets } from '../src/service-targets.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -35,7 +44,7 @@ async function pictureService() {
   return { app, seen };
 }
 
-async function gatewayFor(imaging: ServiceTarget, pictureCacheBytes: number) {
+async function gatewayFor(imaging: ServiceTarget, pictureCacheBytes: number, bus?: Bus) {
   const targets = Object.fromEntries(SERVICES.map((s) => [s, imaging])) as ServiceTargets;
   return buildGateway({
     logger: createLogger('silent'),
@@ -43,6 +52,24 @@ async function gatewayFor(imaging: ServiceTarget, pictureCacheBytes: number) {
     frontendRoot: tmpdir(),
     remotes: {},
     pictureCacheBytes,
+    ...(bus ? { bus } : {}),
+  });
+}
+
+/** A request as sent on the wire, path and all, which `inject` would first tidy up as a URL. */
+function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    const request = httpRequest({ hostname, port, path, method: 'GET' }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.end();
   });
 }
 
@@ -64,17 +91,67 @@ describe("the gateway's memory of public pictures", () => {
     service.seen.length = 0;
   });
 
-  it('asks the service once for a public picture and answers later requests from memory, with their age', async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('asks the service once for a public picture and answers later requests from memory', async () => {
     const first = await gateway.inject({ url: '/pictures/Ufer/public-a.jpg' });
     const second = await gateway.inject({ url: '/pictures/Ufer/public-a.jpg' });
     expect(service.seen).toEqual(['/pictures/Ufer/public-a.jpg']);
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
     expect(second.body).toBe(first.body);
     expect(second.headers['content-type']).toBe('image/jpeg');
-    expect(second.headers['cache-control']).toBe(IMMUTABLE);
+    expect(second.headers['cache-control']).toMatch(/^public, max-age=315359\d\d, immutable$/);
     expect(second.headers['x-image-quality']).toBe('POOR');
-    expect(second.headers.age).toBe('0');
     expect(second.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('answers from memory with the max-age less the time it held the picture, so no later cache keeps it longer', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.UTC(2026, 10, 25, 8, 0, 0));
+    const first = await gateway.inject({ url: '/pictures/Ufer/signed-held.jpg?e=1&s=x' });
+    expect(first.headers['cache-control']).toBe('public, max-age=900, immutable');
+    // 502.3 s later, as in the probe: an edge that ignores Age would have kept it 502 s past the link's expiry.
+    vi.setSystemTime(Date.UTC(2026, 10, 25, 8, 8, 22, 300));
+    const held = await gateway.inject({ url: '/pictures/Ufer/signed-held.jpg?e=1&s=x' });
+    const kept = await gateway.inject({ url: '/pictures/Ufer/public-held.jpg' });
+    vi.setSystemTime(Date.UTC(2026, 10, 25, 8, 9, 0));
+    const publicHeld = await gateway.inject({ url: '/pictures/Ufer/public-held.jpg' });
+    expect(service.seen).toEqual(['/pictures/Ufer/signed-held.jpg?e=1&s=x', '/pictures/Ufer/public-held.jpg']);
+    expect(held.headers['cache-control']).toBe(`public, max-age=${900 - 503}, immutable`);
+    expect(held.headers.age).toBeUndefined();
+    expect(kept.headers['cache-control']).toBe(IMMUTABLE);
+    expect(publicHeld.headers['cache-control']).toBe(`public, max-age=${31_536_000 - 38}, immutable`);
+  });
+
+  it('answers 405 with Allow to any method but GET and HEAD on a picture', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const) {
+      const answer = await gateway.inject({ method, url: '/pictures/Ufer/public-a.jpg', payload: 'x' });
+      expect([method, answer.statusCode, answer.headers.allow]).toEqual([method, 405, 'GET, HEAD']);
+      expect(answer.json()).toEqual({
+        statusCode: 405,
+        error: 'Method Not Allowed',
+        message: `${method} is not allowed on /pictures/Ufer/public-a.jpg; it takes GET, HEAD`,
+      });
+    }
+    expect(service.seen).toEqual([]);
+  });
+
+  it('refuses a picture URL that the way on to the service would rewrite, so a cache never keys on an alias', async () => {
+    const listening = await gatewayFor({ kind: 'local', app: service.app }, 1024 * 1024);
+    onTestFinished(() => listening.close());
+    const base = await listening.listen({ host: '127.0.0.1', port: 0 });
+    for (const path of [
+      '/pictures/Ufer/../Ufer/public-a.jpg',
+      '/pictures/Ufer/./public-a.jpg',
+      '/pictures/Ufer\\public-a.jpg',
+      '/pictures/Ufer/public"a.jpg',
+    ]) {
+      const answer = await rawGet(base, path);
+      expect([path, answer.status]).toEqual([path, 404]);
+    }
+    expect(service.seen).toEqual([]);
   });
 
   it('keeps a signed link apart from any other URL, the query included', async () => {
@@ -154,7 +231,61 @@ describe("the gateway's memory of public pictures", () => {
   });
 });
 
+describe("a camera's pictures forgotten when its access changes", () => {
+  it('forgets them at once when svc-imaging says so, and keeps none asked for under the old access', async () => {
+    const service = await pictureService();
+    const bus = createInProcessBus();
+    const gateway = await gatewayFor({ kind: 'local', app: service.app }, 1024 * 1024, bus);
+    onTestFinished(async () => {
+      await gateway.close();
+      await bus.close();
+      await service.app.close();
+    });
+    const url = '/pictures/Ufer/public-low.jpg';
+    const other = '/pictures/Hafen/public-low.jpg';
+    for (const u of [url, url, other]) await gateway.inject({ url: u });
+    expect(service.seen).toEqual([url, other]);
+    await bus.publish(AccessApplied.subject, { webcamId: 1, camera: 'Ufer' });
+    await vi.waitUntil(async () => {
+      await gateway.inject({ url });
+      return service.seen.filter((u) => u === url).length > 1;
+    });
+    // Only that camera's pictures go.
+    await gateway.inject({ url: other });
+    expect(service.seen.filter((u) => u === other)).toHaveLength(1);
+  });
+
+  it('keeps no answer that was under way, or asked for shortly after, when the access changed', () => {
+    const cache = new GatewayPictureCache(1000);
+    const answer = { statusCode: 200, headers: {}, body: Buffer.alloc(10) };
+    const headers = { 'cache-control': 'public, max-age=900, immutable' };
+    cache.offer('/pictures/Ufer/a.jpg', answer, headers, 0);
+    cache.forgetCamera('Ufer', 100);
+    expect(cache.get('/pictures/Ufer/a.jpg', 101)).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+    // Asked at 50, answered at 150: decided under the old access.
+    expect(cache.offer('/pictures/Ufer/b.jpg', answer, headers, 150, 50)).toBe(false);
+    // An imaging replica may still hold the old access for a few seconds.
+    expect(cache.offer('/pictures/Ufer/c.jpg', answer, headers, 200, 200)).toBe(false);
+    expect(cache.offer('/pictures/Ufer/d.jpg', answer, headers, 100 + ACCESS_SETTLE_MS + 1)).toBe(true);
+    expect(cache.offer('/pictures/Hafen/a.jpg', answer, headers, 150, 50)).toBe(true);
+  });
+});
+
 describe('GatewayPictureCache', () => {
+  it('lowers only the max-age, by whole seconds held', () => {
+    const entry = {
+      statusCode: 200,
+      headers: { 'cache-control': 'public, max-age=600, immutable', etag: '"x"' },
+      body: Buffer.alloc(1),
+      storedAt: 1000,
+      expiresAt: 601_000,
+    };
+    expect(headersFromMemory(entry, 1000)).toEqual(entry.headers);
+    expect(headersFromMemory(entry, 1001)['cache-control']).toBe('public, max-age=599, immutable');
+    expect(headersFromMemory(entry, 600_999)).toEqual({ ...entry.headers, 'cache-control': 'public, max-age=0, immutable' });
+  });
+
   const answer = (bytes: number) => ({ statusCode: 200, headers: {}, body: Buffer.alloc(bytes) });
   const headers = { 'cache-control': 'public, max-age=900, immutable' };
 

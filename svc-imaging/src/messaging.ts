@@ -1,5 +1,6 @@
 import { LAYER_IMAGE_CHUNK_BYTES } from '@lakecams/contracts';
 import {
+  AccessApplied,
   AccessChanged,
   BestOfChosen,
   CameraApplied,
@@ -86,6 +87,9 @@ export default fp(
           await app.saveCameraAccess(message.data);
           message.ack();
           await app.announceCameraRefreshed(message.data.webcamId);
+          // After the replicas were told: a level that is no longer public must not stay in the gateway's memory.
+          const camera = await app.cameraDirectory.byId(message.data.webcamId);
+          if (camera) await bus.publish(AccessApplied, { webcamId: camera.webcamId, camera: camera.name });
         },
         { durable: 'svc-imaging-camera-access' },
       ),

@@ -1,8 +1,10 @@
 import replyFrom from '@fastify/reply-from';
+import { type Bus, type Subscription, typedBus } from '@lakecams/bus';
 import { ownerOfApiPath, PICTURE_PATH_PREFIX } from '@lakecams/contracts';
+import { AccessApplied } from '@lakecams/contracts/messages';
 import { errorBody, pictureCacheLookups, REQUEST_ID_HEADER } from '@lakecams/service-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayPictureCache, keptHeaders } from '../picture-cache.ts';
+import { GatewayPictureCache, headersFromMemory, keptHeaders, pictureCameraOf } from '../picture-cache.ts';
 import { replicaPicker, type ServiceTarget, type ServiceTargets } from '../service-targets.ts';
 
 interface Answer {
@@ -11,10 +13,23 @@ interface Answer {
   body: Buffer;
 }
 
-/** `/api/<Controller>/…` → the owning service (the CONTROLLER_OWNERS table in @lakecams/contracts). */
+/** Methods a picture takes; anything else is 405 with these in `Allow`. */
+const PICTURE_METHODS = ['GET', 'HEAD'];
+
+/** A URL as the proxy or `fetch` would send it on: dot segments resolved, characters escaped. */
+const asSentOn = (url: string) => {
+  const parsed = new URL(url, 'http://gateway.invalid');
+  return `${parsed.pathname}${parsed.search}`;
+};
+
+/**
+ * `/api/<Controller>/…` → the owning service (the CONTROLLER_OWNERS table in @lakecams/contracts), and
+ * `/pictures/…` to svc-imaging, public ones kept in memory; `bus`: where svc-imaging says a camera's access
+ * changed, so its pictures are forgotten.
+ */
 export async function apiRoutingPlugin(
   app: FastifyInstance,
-  options: { targets: ServiceTargets; pictureCacheBytes?: number },
+  options: { targets: ServiceTargets; pictureCacheBytes?: number; bus?: Bus },
 ) {
   await app.register(replyFrom, {
     undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000 },
@@ -85,7 +100,40 @@ export async function apiRoutingPlugin(
   const send = (reply: FastifyReply, answer: Pick<Answer, 'statusCode' | 'body'>, headers: Record<string, string>) =>
     reply.code(answer.statusCode).headers(headers).send(answer.body);
 
+  if (pictures && options.bus) {
+    let subscription: Subscription | undefined = await typedBus(options.bus, app.log).subscribe(
+      AccessApplied,
+      ({ camera }) => {
+        pictures.forgetCamera(camera, Date.now());
+        // Requests arriving from now on do not wait for an answer asked for under the old access.
+        for (const url of fetching.keys()) if (pictureCameraOf(url) === camera) fetching.delete(url);
+      },
+    );
+    app.addHook('onClose', async () => {
+      await subscription?.unsubscribe();
+      subscription = undefined;
+    });
+  }
+
+  app.route({
+    method: app.supportedMethods.filter((method) => !PICTURE_METHODS.includes(method)),
+    url: `${PICTURE_PATH_PREFIX}*`,
+    schema: { hide: true },
+    handler: (request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const allowed = PICTURE_METHODS.join(', ');
+      return reply
+        .code(405)
+        .header('allow', allowed)
+        .send(errorBody(405, `${request.method} is not allowed on ${path}; it takes ${allowed}`));
+    },
+  });
+
   app.get(`${PICTURE_PATH_PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
+    // The service judges the spelling a cache keys on (docs/decisions.md, "One address per picture"): a URL the
+    // proxy would send on rewritten (`..`, unescaped characters) is no picture's address.
+    if (asSentOn(request.url) !== request.url)
+      return reply.code(404).send(errorBody(404, `Not the address of a picture: ${request.url.split('?')[0]}`));
     const conditional =
       request.headers['if-none-match'] !== undefined ||
       request.headers['if-modified-since'] !== undefined ||
@@ -95,15 +143,19 @@ export async function apiRoutingPlugin(
     if (!pictures || request.method !== 'GET' || conditional) return route(request, reply);
     const now = Date.now();
     const cached = pictures.get(request.url, now);
-    if (cached)
-      return send(reply, cached, { ...cached.headers, age: String(Math.floor((now - cached.storedAt) / 1000)) });
+    if (cached) return send(reply, cached, headersFromMemory(cached, now));
     let pending = fetching.get(request.url);
     if (!pending) {
-      pending = fetchPicture(request, options.targets.imaging).finally(() => fetching.delete(request.url));
-      fetching.set(request.url, pending);
-      const answer = await pending;
-      if (answer)
-        pictures.offer(request.url, { ...answer, headers: keptHeaders(answer.headers) }, answer.headers, Date.now());
+      const asked = fetchPicture(request, options.targets.imaging).finally(() => {
+        if (fetching.get(request.url) === asked) fetching.delete(request.url);
+      });
+      pending = asked;
+      fetching.set(request.url, asked);
+      const answer = await asked;
+      if (answer) {
+        const headers = keptHeaders(answer.headers);
+        pictures.offer(request.url, { ...answer, headers }, answer.headers, Date.now(), now);
+      }
     }
     const answer = await pending;
     if (!answer) return reply.code(503).send(errorBody(503, 'Service imaging is unavailable, please retry shortly'));

@@ -210,6 +210,11 @@ export const CameraRefreshed = notice(
   Type.Object({ webcamId: WebcamId }),
   "Something a camera's delivery depends on changed (capture, access, prune): every replica forgets it",
 );
+export const AccessApplied = notice(
+  'imaging.access.applied',
+  Type.Object({ webcamId: WebcamId, camera: Type.String() }),
+  "svc-imaging stored a camera's new access state: whoever keeps its pictures by name (the gateway) forgets them",
+);
 export const CameraApplied = notice(
   'imaging.camera.applied',
   Type.Object({
@@ -270,6 +275,7 @@ export const MESSAGES: readonly MessageDefinition[] = [
   CaptureFailed,
   ImagesThinned,
   CameraRefreshed,
+  AccessApplied,
   CameraApplied,
   LayersApplied,
   CameraInfo,
