@@ -1,4 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 
 /** Debian's Chromium, headless, with the background networking this closed network refuses turned off. */
@@ -17,6 +19,7 @@ export async function launchChromium(options: { firstVisit?: boolean } = {}): Pr
     const context = await newContext(contextOptions);
     open.add(context);
     context.once('close', () => open.delete(context));
+    await reportPolicyViolations(context);
     if (!options.firstVisit) {
       await context.addInitScript((key) => localStorage.setItem(key, 'yes'), COOKIE_NOTICE_KEY);
     }
@@ -33,6 +36,30 @@ export async function launchChromium(options: { firstVisit?: boolean } = {}): Pr
 
 const openContexts = new WeakMap<Browser, Set<BrowserContext>>();
 
+/** Content-Security-Policy violations seen by any page or frame since the current test began. */
+const policyViolations: string[] = [];
+
+/** Every frame of the context tells the test of each violation of the portal's Content-Security-Policy. */
+async function reportPolicyViolations(context: BrowserContext): Promise<void> {
+  await context.exposeBinding('__reportPolicyViolation', ({ frame }, text: string) => {
+    policyViolations.push(`${text} (on ${frame.url()})`);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __reportPolicyViolation?: (text: string) => void })
+        .__reportPolicyViolation;
+      report?.(
+        `${event.effectiveDirective} refused ${event.blockedURI || 'inline code'} at ${event.sourceFile}:${event.lineNumber}`,
+      );
+    });
+  });
+}
+
+/** The violations since the last call, cleared: a test that expects one takes it away before the check after it. */
+export function takePolicyViolations(): string[] {
+  return policyViolations.splice(0);
+}
+
 /** Closing twice, or after the browser went, is not an error worth an unhandled rejection. */
 function closeQuietly(context: BrowserContext): Promise<void> {
   return context.close().catch(() => undefined);
@@ -48,6 +75,9 @@ export function closePagesAfterEachTest(browser: () => Browser | undefined): voi
     const current = browser();
     const open = current ? openContexts.get(current) : undefined;
     if (open) await Promise.all([...open].map(closeQuietly));
+    // The portal runs under a strict policy: anything it refuses is a broken page, whatever the test looked at.
+    const violations = takePolicyViolations();
+    if (violations.length > 0) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
   });
 }
 
@@ -86,4 +116,25 @@ export async function logIn(page: Page, credentials: { username: string; passwor
  */
 export function mainHeading(page: Page) {
   return page.locator('main').getByRole('heading', { level: 1 }).first();
+}
+
+/**
+ * A page of another site (127.0.0.2, a second origin on this machine) that frames each of `urls`, one frame each,
+ * as a partner's page would.
+ */
+export async function startFramingSite(urls: string[]): Promise<{ url: string; close: () => Promise<void> }> {
+  const html = `<!doctype html><title>Partner</title>${urls.map((url) => `<iframe src="${url}" width="400" height="300"></iframe>`).join('')}`;
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.2:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -16,7 +16,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { antiForgeryOf } from './portal-api.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
+import {
+  DESKTOP,
+  closePagesAfterEachTest,
+  launchChromium,
+  PHONE,
+  mainHeading,
+  startFramingSite,
+  takePolicyViolations,
+} from './browser.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
 
 const PRIVACY_SECTIONS = [
@@ -598,9 +606,8 @@ describe('the public portal in Chromium', () => {
     const latest = await latestImageOf(name);
     const property = (key: string) => new RegExp(`<meta property="${key}" content="([^"]*)">`).exec(html)?.[1];
     expect(property('og:title')).toBe(`${SITE_NAME} – ${name}`);
-    const shared = new RegExp(`^${portal.url}/api/Image/Get/camera/${name}/(\\d{12})\\.jpg$`).exec(
-      property('og:image') ?? '',
-    )?.[1];
+    // Without PUBLIC_URL a path: the gateway never writes the request's Host into a page.
+    const shared = new RegExp(`^/api/Image/Get/camera/${name}/(\\d{12})\\.jpg$`).exec(property('og:image') ?? '')?.[1];
     expect(shared, property('og:image')).toBeDefined();
     // The current picture as the gateway last read the camera list (at most 30 s ago): the newest, or the one
     // before it when a capture came in since.
@@ -612,7 +619,7 @@ describe('the public portal in Chromium', () => {
     expect(names).toContain(shared);
     expect(names.filter((other) => other > (shared as string) && other <= latest.name).length).toBeLessThanOrEqual(1);
     // A crawler follows the redirect to the picture, the public level's JPEG.
-    const preview = await fetch(property('og:image') as string);
+    const preview = await fetch(new URL(property('og:image') as string, portal.url));
     expect([preview.status, preview.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
     expect(preview.headers.get('x-image-name')).toBe(shared);
   });
@@ -720,6 +727,53 @@ describe('the public portal in Chromium', () => {
       await page.setViewportSize(PHONE);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       await page.close();
+    }
+  });
+
+  it('runs under its Content-Security-Policy: injected code is refused and reported, Swagger UI works', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP });
+    await page.goto(`${portal.url}/webcams`);
+    await mainHeading(page).waitFor();
+    // What injected markup would bring: an inline handler, and a script in a frame's markup. Neither runs; both
+    // are reported. (A script element made by a running script is trusted by design: 'strict-dynamic'.)
+    await page.evaluate(() => {
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<img src="/nowhere.png" onerror="window.__injected = 1">' +
+          '<iframe srcdoc="<script>parent.__injected = 2</script>"></iframe>',
+      );
+    });
+    const refused: string[] = [];
+    await expect
+      .poll(() => refused.push(...takePolicyViolations()) && refused.filter((v) => /script-src/.test(v)).length, {
+        timeout: 10_000,
+      })
+      .toBe(2);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+    await page.close();
+    takePolicyViolations();
+
+    // The API reference renders under the same policy (a violation fails this test after it).
+    const docs = await open('/api/docs');
+    await docs.locator('.opblock').first().waitFor();
+    expect(await docs.locator('.opblock').count()).toBeGreaterThan(40);
+  });
+
+  it("lets another site frame the pictures, and none of the portal's pages", async () => {
+    const name = DEMO_CAMERAS[0]?.name as string;
+    const otherSite = await startFramingSite([
+      `${portal.url}/edit/webcams`,
+      `${portal.url}/api/Image/Get/camera/${name}.jpg`,
+    ]);
+    try {
+      const page = await browser.newPage({ viewport: DESKTOP });
+      await page.goto(otherSite.url);
+      const [framedPage, framedPicture] = [page.frames()[1], page.frames()[2]];
+      await expect.poll(() => framedPicture?.url()).toMatch(/\/pictures\/.+\.(jpg|avif|webp)$/);
+      await expect.poll(() => framedPage?.url()).toBe('chrome-error://chromewebdata/');
+      await page.close();
+    } finally {
+      await otherSite.close();
     }
   });
 

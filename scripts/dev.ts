@@ -11,12 +11,13 @@
  * The whole portal: `npm start` plus the four dev servers; the shell's answers /remotes.json with the others.
  * There `--port` moves the shell's dev server, the page one opens; the remotes' then take any free port.
  */
-import { REMOTES } from '@lakecams/contracts';
+import { DEV_REMOTE_COOKIE, REMOTES } from '@lakecams/contracts';
+import { contentSecurityPolicy, LOOPBACK_ORIGINS, newNonce, withScriptNonce } from '@lakecams/gateway';
 import type { Configuration, Watching } from '@rspack/core';
 import closeWithGrace from 'close-with-grace';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -193,7 +194,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       (request.method === 'GET' || request.method === 'HEAD') &&
       !url.pathname.startsWith('/api/') &&
       !/\.[a-z0-9]+$/i.test(url.pathname);
-    if (isPage && (await serveFile(response, join(outDir, 'index.html')))) return;
+    if (isPage && (await servePage(response, join(outDir, 'index.html'), portal))) return;
     proxy(request, response, portal);
   }
 
@@ -226,6 +227,38 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     },
   };
   return server;
+}
+
+/**
+ * The shell's page under the portal's own Content-Security-Policy, as the portal gives it to a browser that loads
+ * remotes from a dev server, with a nonce of this answer: the dev loop runs under the policy visitors get.
+ */
+async function servePage(response: ServerResponse, file: string, portal: URL): Promise<boolean> {
+  const html = await readFile(file, 'utf8').catch(() => null);
+  if (html === null) return false;
+  const nonce = newNonce();
+  response.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': (await portalPolicy(portal)).replace(/'nonce-[^']*'/, `'nonce-${nonce}'`),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  });
+  response.end(withScriptNonce(html, nonce));
+  return true;
+}
+
+/** The policy of the portal's pages for a dev browser; without an answer, the portal's policy with no sources of its own. */
+async function portalPolicy(portal: URL): Promise<string> {
+  const answer = await fetch(new URL('/', portal), {
+    method: 'HEAD',
+    headers: { cookie: `${DEV_REMOTE_COOKIE}=1` },
+    signal: AbortSignal.timeout(3000),
+  }).catch(() => null);
+  const policy = answer?.headers.get('content-security-policy');
+  return policy?.includes("'nonce-")
+    ? policy
+    : contentSecurityPolicy({ remotes: [], tiles: [], pictures: [], dev: LOOPBACK_ORIGINS }, { nonce: 'none' });
 }
 
 /** Passes a request on to the portal as it came: /api, /remotes.json, the published remotes, pictures. */

@@ -252,21 +252,24 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       remotes: { ...defaultRemoteManifests(), ...options.remotes },
       pictureCacheBytes: gatewayConfig.PICTURE_CACHE_MB * 1024 * 1024,
       devRemoteOrigins,
+      ...(gatewayConfig.PICTURE_BASE_URL ? { pictureBaseUrl: gatewayConfig.PICTURE_BASE_URL } : {}),
+      ...(gatewayConfig.PUBLIC_URL ? { publicUrl: gatewayConfig.PUBLIC_URL } : {}),
+      secureCookies: gatewayConfig.COOKIE_SECURE,
     });
-    const address = await gateway.listen({ host, port });
-    const url = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
-    publicUrl = url;
     // One process, one scrape: the apps' registries in one answer, told apart by their `service` label.
     if (options.metrics) {
       const registries = [gateway.metrics, ...SERVICES.map((service) => services[service].metrics)];
       metrics = await serveMetrics(registries, options.metrics, gateway.log);
     }
+    const address = await gateway.listen({ host, port });
+    const url = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
+    publicUrl = url;
     return {
       url,
+      ...(metrics ? { metricsUrl: metrics.url } : {}),
       gateway,
       services,
       databaseUrls,
-      ...(metrics ? { metricsUrl: metrics.url } : {}),
       outboxDir,
       demoAdmin,
       close: async () => {

@@ -184,7 +184,7 @@ try {
   const gatewayUrl = `http://${config.HOST}:${config.PORT}`;
   await waitUntilReady(gatewayUrl, 'gateway');
   console.log(
-    `\nLake webcam portal (distributed: ${children.length} processes) running at ${gatewayUrl}  (Ctrl-C stops it)\n`,
+    `\nLake webcam portal (distributed: ${children.length} processes) running at ${gatewayUrl}  (Ctrl-C stops it)`,
   );
   console.log(`Prometheus metrics:\n  ${metricsUrls.join('\n  ')}\n`);
 } catch (error) {

@@ -150,6 +150,8 @@ describe('compose.yaml', () => {
     expect(containerEnv('svc-imaging').PICTURE_BASE_URL).toBe(
       `http://localhost:${String(services.edge.ports[0]).split(':')[0]}`,
     );
+    // The gateway's page policy allows that origin for pictures.
+    expect(containerEnv('gateway').PICTURE_BASE_URL).toBe(containerEnv('svc-imaging').PICTURE_BASE_URL);
   });
 
   it('checks health on paths the services answer, at the port they listen on', () => {

@@ -2,14 +2,29 @@ import type { Bus } from '@lakecams/bus';
 import { SERVICES } from '@lakecams/contracts';
 import { errorsPlugin, healthPlugin, metricsPlugin, REQUEST_ID_HEADER, requestIdOf } from '@lakecams/service-kit';
 import { randomBytes } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { TrustProxy } from './config.ts';
 import { antiForgeryPlugin } from './plugins/anti-forgery.ts';
 import { apiReferencePlugin } from './plugins/api-reference.ts';
 import { apiRoutingPlugin } from './plugins/api-routing.ts';
-import { frontendsPlugin, type FrontendsOptions } from './plugins/frontends.ts';
+import {
+  DEFAULT_MAP_TILES,
+  frontendsPlugin,
+  type FrontendsOptions,
+  remoteManifestSource,
+} from './plugins/frontends.ts';
 import { liveEventsPlugin } from './plugins/live-events.ts';
+import {
+  foreignOrigins,
+  framingOf,
+  LOOPBACK_ORIGINS,
+  NO_SOURCES,
+  type PolicySources,
+  securityHeaders,
+  tileOrigins,
+  wantsDevSources,
+} from './security-headers.ts';
 import { isTargetReady, type ServiceTargets } from './service-targets.ts';
 
 export interface GatewayOptions extends FrontendsOptions {
@@ -23,6 +38,8 @@ export interface GatewayOptions extends FrontendsOptions {
   trustProxy?: TrustProxy;
   /** The bus new images arrive on; live page updates need it. */
   bus?: Bus;
+  /** Where browsers fetch pictures when not from this host (`PICTURE_BASE_URL`); the page's policy allows it. */
+  pictureBaseUrl?: string;
   /** Bytes of public pictures kept in memory (`PICTURE_CACHE_MB`); none when 0 or not given. */
   pictureCacheBytes?: number;
 }
@@ -45,6 +62,23 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     // On the raw answer: a service in this process writes the answer itself.
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
   });
+  // Security headers on every answer, set on the raw answer for the same reason; a page sets its own policy.
+  const remoteManifests = remoteManifestSource(options);
+  const tiles = tileOrigins((options.mapTiles ?? DEFAULT_MAP_TILES).url);
+  const devOrigins = [...LOOPBACK_ORIGINS, ...(options.devRemoteOrigins ?? [])];
+  const policySources = async (request: FastifyRequest): Promise<PolicySources> => ({
+    remotes: foreignOrigins(Object.values(await remoteManifests(request.log))),
+    tiles,
+    pictures: foreignOrigins(options.pictureBaseUrl ? [options.pictureBaseUrl] : []),
+    dev: wantsDevSources(request.url, request.headers.cookie) ? devOrigins : [],
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    // Pictures have a fixed policy: their rate is the portal's highest, so nothing is read for them.
+    const sources = framingOf(path) === 'anyone' ? NO_SOURCES : await policySources(request);
+    const headers = securityHeaders(path, sources, { https: options.secureCookies ?? false });
+    for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+  });
   await app.register(errorsPlugin, { notFound: false });
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: 'gateway' });
@@ -63,6 +97,6 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     pictureCacheBytes: options.pictureCacheBytes ?? 0,
     ...(options.bus ? { bus: options.bus } : {}),
   });
-  await frontendsPlugin(app, options);
+  await frontendsPlugin(app, { ...options, remoteManifests, policySources });
   return app;
 }

@@ -30,6 +30,8 @@ export const GatewayConfigSchema = Type.Object({
   PICTURE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 32 }),
   /** The site's public address (`https://seecam.example`), for absolute links in share previews; else the request's host. */
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Where browsers fetch pictures (svc-imaging's setting of the same name): the pages' policy allows that origin. */
+  PICTURE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
   /** The shell's own server, when FRONTEND_ROOT holds no shell build: pages get their share previews from its index.html. */
   SHELL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /**

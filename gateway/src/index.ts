@@ -7,3 +7,9 @@ export {
 } from './config.ts';
 export { DEFAULT_MAP_TILES, defaultRemoteManifests } from './plugins/frontends.ts';
 export type { ServiceTarget, ServiceTargets } from './service-targets.ts';
+export {
+  contentSecurityPolicy,
+  LOOPBACK_ORIGINS,
+  newNonce,
+  withScriptNonce,
+} from './security-headers.ts';

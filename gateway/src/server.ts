@@ -38,6 +38,7 @@ const app = await buildGateway({
   pictureCacheBytes: config.PICTURE_CACHE_MB * 1024 * 1024,
   ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
   ...(config.SHELL_URL ? { shellUrl: config.SHELL_URL } : {}),
+  ...(config.PICTURE_BASE_URL ? { pictureBaseUrl: config.PICTURE_BASE_URL } : {}),
   devRemoteOrigins: exitOnConfigError(() => devRemoteOriginsFrom(config.DEV_REMOTE_ORIGINS)),
   ...(config.MAP_TILE_URL
     ? {

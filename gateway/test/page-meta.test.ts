@@ -1,11 +1,9 @@
-import { type CameraListItem, SERVICES, SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
+import { type CameraListItem, SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
 import { createLogger } from '@lakecams/service-kit';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 import {
@@ -17,9 +15,8 @@ import {
   withFirstView,
   withPageMeta,
 } from '../src/plugins/page-meta.ts';
-import type { ServiceTargets } from '../src/service-targets.ts';
+import { builtShellRoot, stubServices } from './shell-fixture.ts';
 
-const SHELL = fileURLToPath(new URL('../../shell/', import.meta.url));
 const camera = (name: string, images: (string | null)[], intervalMin = 10): CameraListItem => ({
   webcam: { id: 1, name, pattern: '', distance: 5, angle: 60, intervalMin, webcamType: 'STATIC' },
   images: images.map((image) => (image ? { name: image, lat: 47.2, lng: 8.7, direction: 90, webcamId: 1 } : null)),
@@ -108,41 +105,25 @@ describe('the gateway serves pages with share previews, icons and the app manife
   let remoteShellGateway: FastifyInstance;
   let shellServer: Server;
   let shellRequests = 0;
-  const services: FastifyInstance[] = [];
+  let closeServices: (() => Promise<void>) | undefined;
   let listFetches = 0;
 
   beforeAll(async () => {
-    // The shell's build: its template rendered as the build does, its public files copied.
-    root = await mkdtemp(join(tmpdir(), 'lakecams-page-meta-'));
+    root = await builtShellRoot('lakecams-page-meta-');
     const dist = join(root, 'shell', 'dist');
-    await mkdir(dist, { recursive: true });
-    await cp(join(SHELL, 'public'), dist, { recursive: true });
-    const template = await readFile(join(SHELL, 'src', 'index.ejs'), 'utf8');
-    const parameters: Record<string, string> = {
-      siteName: SITE_NAME,
-      siteDescription: SITE_DESCRIPTION,
-      themeColor: THEME_COLOR,
-    };
-    await writeFile(
-      join(dist, 'index.html'),
-      template.replace(/<%- (\w+) %>/g, (_, key: string) => parameters[key] ?? ''),
-    );
-    const targets = {} as Record<string, { kind: 'local'; app: FastifyInstance }>;
-    for (const service of SERVICES) {
-      const app = Fastify();
+    const stubs = await stubServices((service, app) => {
       if (service === 'webcam') {
         app.get('/api/Webcam/GetImages', async () => {
           listFetches += 1;
           return [camera('Seesicht', ['202611251310'], 10), camera('See_Blick-2', ['202611251305'])];
         });
       }
-      await app.ready();
-      services.push(app);
-      targets[service] = { kind: 'local', app };
-    }
+    });
+    closeServices = stubs.close;
+    const targets = stubs.targets;
     const common = {
       logger: createLogger('silent'),
-      targets: targets as unknown as ServiceTargets,
+      targets,
       frontendRoot: root,
       remotes: {},
     };
@@ -168,7 +149,7 @@ describe('the gateway serves pages with share previews, icons and the app manife
     await secondGateway?.close();
     await remoteShellGateway?.close();
     await new Promise((resolve) => shellServer?.close(resolve));
-    for (const app of services) await app.close();
+    await closeServices?.();
     await rm(root, { recursive: true, force: true });
   });
 
@@ -179,14 +160,14 @@ describe('the gateway serves pages with share previews, icons and the app manife
     return { html: answer.body, meta: metaOf(answer.body) };
   };
 
-  it("gives a camera page its title, description and current picture as absolute URLs of the request's host", async () => {
+  it("gives a camera page its title, description and current picture, as paths without PUBLIC_URL: never the request's host", async () => {
     const { html, meta } = await page(gateway, '/webcam/Seesicht');
     expect(meta).toMatchObject({
       description:
         'Webcam Seesicht am Zürichsee: das aktuelle Bild vom 25.11.2026, 13:10 Uhr, alle 10 Minuten ein neues.',
       'og:title': `${SITE_NAME} – Seesicht`,
-      'og:url': 'http://portal.example:8080/webcam/Seesicht',
-      'og:image': 'http://portal.example:8080/api/Image/Get/camera/Seesicht/202611251310.jpg',
+      'og:url': '/webcam/Seesicht',
+      'og:image': '/api/Image/Get/camera/Seesicht/202611251310.jpg',
       'twitter:card': 'summary_large_image',
     });
     expect(meta['og:description']).toBe(meta.description);
@@ -215,16 +196,16 @@ describe('the gateway serves pages with share previews, icons and the app manife
       });
       expect(meta['og:image'], url).toBeUndefined();
     }
-    const hostile = await page(gateway, '/webcam/Seesicht', 'evil.example"><script>alert(1)</script>');
-    expect(hostile.html).not.toContain('<script>alert(1)');
-    expect(hostile.meta['og:image']).toBe(
-      'http://evil.example"><script>alert(1)</script>/api/Image/Get/camera/Seesicht/202611251310.jpg',
-    );
+    for (const gatewayOf of [gateway, secondGateway]) {
+      const hostile = await page(gatewayOf, '/webcam/Seesicht', 'evil.example"><script>alert(1)</script>');
+      expect(hostile.html).not.toContain('evil.example');
+      expect(hostile.meta['og:image']).toMatch(/^(https:\/\/seecam\.example)?\/api\/Image\/Get\/camera\/Seesicht\//);
+    }
   });
 
   it("without a shell build of its own, fills in the shell server's index.html, asked once for many pages", async () => {
     const { html, meta } = await page(remoteShellGateway, '/webcam/Seesicht');
-    expect(meta['og:image']).toBe('http://portal.example:8080/api/Image/Get/camera/Seesicht/202611251310.jpg');
+    expect(meta['og:image']).toBe('/api/Image/Get/camera/Seesicht/202611251310.jpg');
     expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
     expect((await page(remoteShellGateway, '/webcam/Nirgends')).meta.description).toBe(SITE_DESCRIPTION);
     expect(shellRequests).toBe(1);

@@ -1,4 +1,4 @@
-import { REMOTES, type RemoteName } from '@lakecams/contracts';
+import { DEV_REMOTE_COOKIE, REMOTES, type RemoteName } from '@lakecams/contracts';
 
 /**
  * A developer's switch for one browser: remotes loaded from a dev server instead of what /remotes.json names,
@@ -115,6 +115,15 @@ export function storedOverridesFollowingLink(): RemoteOverrides {
   return overridesAfterLink(stored, params);
 }
 
+/** Tells the portal this browser loads remotes from a dev server, so its pages' policy allows them (gateway). */
+export function markDevBrowser(on: boolean): void {
+  const marked = document.cookie.split(';').some((part) => part.trim().startsWith(`${DEV_REMOTE_COOKIE}=`));
+  // biome-ignore lint/suspicious/noDocumentCookie: a plain flag; the Cookie Store API is not in every browser yet.
+  if (on && !marked) document.cookie = `${DEV_REMOTE_COOKIE}=1; path=/; SameSite=Strict`;
+  // biome-ignore lint/suspicious/noDocumentCookie: as above.
+  if (!on && marked) document.cookie = `${DEV_REMOTE_COOKIE}=; path=/; SameSite=Strict; max-age=0`;
+}
+
 export function clearOverrides(): void {
   storage()?.removeItem(REMOTE_OVERRIDES_KEY);
 }
@@ -141,6 +150,7 @@ export async function usableOverrides(overrides: RemoteOverrides): Promise<Remot
   const origins = Object.keys(first.refused).length === 0 ? [] : await portalAllowedOrigins();
   const { allowed, refused } = origins ? allowedOverrides(overrides, origins) : first;
   keepOverrides(origins ? allowed : { ...storedOverrides(), ...allowed });
+  markDevBrowser(Object.keys(allowed).length > 0);
   if (Object.keys(overrides).length === 0) return {};
   for (const [name, url] of Object.entries(refused)) {
     console.warn(`Refused to load ${name} from ${url}: only this machine or DEV_REMOTE_ORIGINS may serve a remote`);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEV_REMOTE_COOKIE } from '@lakecams/contracts';
 import {
   allowedOverrides,
   isAllowedOverrideUrl,
@@ -183,6 +184,18 @@ describe('in the page', () => {
     expect(await usableOverrides({ mf_account: review, mf_admin: elsewhere })).toEqual({ mf_account: review });
     expect(fetch).toHaveBeenCalledWith('/config.json');
     expect(document.getElementById('dev-remote-banner')?.textContent).toContain(`mf_admin von ${elsewhere} abgelehnt`);
+  });
+
+  it("marks the browser for the portal's page policy while it keeps a dev remote, and only then", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const marked = () => document.cookie.includes(`${DEV_REMOTE_COOKIE}=1`);
+    portalAllows();
+    await pageLoad('/?devRemote=mf-admin@https://remote.example/mf-manifest.json');
+    expect(marked()).toBe(false);
+    await pageLoad(`/?devRemote=mf-map@${DEV_MAP}`);
+    expect(marked()).toBe(true);
+    await pageLoad('/?devRemote=off');
+    expect(marked()).toBe(false);
   });
 
   it('changes nothing for a browser without overrides', async () => {

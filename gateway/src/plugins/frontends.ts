@@ -13,6 +13,7 @@ import {
   withFirstView,
   withPageMeta,
 } from './page-meta.ts';
+import { contentSecurityPolicy, newNonce, type PolicySources, withScriptNonce } from '../security-headers.ts';
 
 export interface FrontendsOptions {
   /** Folder holding `shell/dist` and `<remote>/dist` (the repository root by default). */
@@ -86,8 +87,25 @@ function releasedRemotes(file: string) {
   };
 }
 
+/** What `/remotes.json` answers: the configured manifests with the released ones (scripts/release.ts) over them. */
+export type RemoteManifestSource = (log: FastifyBaseLogger) => Promise<Record<string, string>>;
+
+export function remoteManifestSource(
+  options: Pick<FrontendsOptions, 'frontendRoot' | 'remotes'>,
+): RemoteManifestSource {
+  const released = releasedRemotes(join(options.frontendRoot, 'releases', 'remotes.json'));
+  return async (log) => ({ ...options.remotes, ...(await released(log)) });
+}
+
 /** Serves the shell at `/`, each remote under `/remotes/<folder>/`, `/remotes.json`, and the SPA fallback. */
-export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOptions) {
+export async function frontendsPlugin(
+  app: FastifyInstance,
+  options: FrontendsOptions & {
+    remoteManifests: RemoteManifestSource;
+    /** What the page's Content-Security-Policy allows for this request (security-headers.ts). */
+    policySources: (request: FastifyRequest) => Promise<PolicySources>;
+  },
+) {
   const shellDir = join(options.frontendRoot, 'shell', 'dist');
   const hasShell = existsSync(join(shellDir, 'index.html'));
   if (hasShell) {
@@ -145,9 +163,8 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
         fastifyReply.header('access-control-allow-origin', '*');
       },
     });
-  const released = releasedRemotes(join(releasesDir, 'remotes.json'));
   app.get('/remotes.json', { schema: { hide: true } }, async (request, reply) =>
-    reply.header('cache-control', 'no-cache').send({ ...options.remotes, ...(await released(request.log)) }),
+    reply.header('cache-control', 'no-cache').send(await options.remoteManifests(request.log)),
   );
 
   // Cameras as the public camera list shows them, asked through this gateway like a browser would.
@@ -162,9 +179,10 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
       ? shellPageFrom(new URL('index.html', options.shellUrl.replace(/\/*$/, '/')))
       : null;
   /** index.html with the page's description and share preview: crawlers run no JavaScript. */
-  async function pageHtml(request: FastifyRequest, path: string, page: () => Promise<string>): Promise<string> {
+  async function pageHtml(path: string, page: () => Promise<string>): Promise<string> {
     const html = await page();
-    const origin = publicUrl ?? `${request.protocol}://${request.host}`;
+    // Never the request's Host: a forged one would end up in share previews (relative links without PUBLIC_URL).
+    const origin = publicUrl ?? '';
     const name = cameraOfPage(path);
     const camera = name ? await cameraNamed(name) : undefined;
     if (!camera) return withPageMeta(html, sitePageMeta(origin, path));
@@ -180,10 +198,13 @@ export async function frontendsPlugin(app: FastifyInstance, options: FrontendsOp
       !path.startsWith('/api/') &&
       !/\.[a-z0-9]+$/i.test(path);
     if (looksLikePage && shellPage) {
+      const nonce = newNonce();
+      const html = withScriptNonce(await pageHtml(path, shellPage), nonce);
       return reply
         .header('cache-control', 'no-cache')
+        .header('content-security-policy', contentSecurityPolicy(await options.policySources(request), { nonce }))
         .type('text/html; charset=utf-8')
-        .send(await pageHtml(request, path, shellPage));
+        .send(html);
     }
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${path} not found`));
   });

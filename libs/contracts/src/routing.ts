@@ -19,6 +19,12 @@ export const CONTROLLER_OWNERS: Readonly<Record<string, ServiceName>> = {
 /** A picture's bytes by their immutable name, outside `/api` so that no API cookie goes along (svc-imaging). */
 export const PICTURE_PATH_PREFIX = '/pictures/';
 
+/**
+ * Set by the shell while this browser loads a remote from a dev server (`?devRemote=`): the gateway's page policy
+ * then also allows the developer's machine and `DEV_REMOTE_ORIGINS`, for this browser only.
+ */
+export const DEV_REMOTE_COOKIE = 'lakecams_dev_remote';
+
 /** The service owning an `/api/...` or `/pictures/...` path, or undefined for an unknown controller. */
 export function ownerOfApiPath(path: string): ServiceName | undefined {
   if (path.startsWith(PICTURE_PATH_PREFIX)) return 'imaging';

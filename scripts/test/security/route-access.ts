@@ -595,6 +595,11 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
     }),
   },
   'GET /api/Jobs/dashboard': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/dashboard') },
+  'GET /api/Jobs/dashboard-frame.js': {
+    rule: 'admin',
+    cookieAuth: true,
+    build: async () => get('/api/Jobs/dashboard-frame.js'),
+  },
   'GET /api/Jobs/state': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/state') },
   'GET /api/Jobs/timelapses': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/timelapses') },
   'POST /api/Jobs/retry': {

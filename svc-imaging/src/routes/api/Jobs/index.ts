@@ -13,7 +13,7 @@ import { type TSchema, Type } from 'typebox';
 import { captureTick } from '../../../capture/capture-tick.ts';
 import { cronPatternFor } from '../../../capture/scheduler.ts';
 import { offlineReason } from '../../../delivery/camera-health.ts';
-import { DASHBOARD_FRAME } from './dashboard-frame.ts';
+import { DASHBOARD_FRAME, DASHBOARD_FRAME_SCRIPT, DASHBOARD_FRAME_SCRIPT_PATH } from './dashboard-frame.ts';
 
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
 // The dashboard's frame authenticates with the access cookie, as a frame sends no bearer header; changes also
@@ -106,6 +106,20 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (_request, reply) =>
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_FRAME),
+  );
+
+  app.get(
+    DASHBOARD_FRAME_SCRIPT_PATH,
+    {
+      config: cookieAuth,
+      onRequest: admin,
+      schema: {
+        summary: "The job dashboard frame's script (Admin)",
+        response: { 200: mediaResponse('The script', ['text/javascript'], { type: 'string' }), ...refusals },
+      },
+    },
+    async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_FRAME_SCRIPT),
   );
 
   app.get(
