@@ -17,6 +17,7 @@ import { openServiceDatabase } from './plugins/database.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
+import { privateAnswersPlugin } from './plugins/private-answers.ts';
 import { swaggerPlugin } from './plugins/swagger.ts';
 import { requestIdOf } from './request-id.ts';
 import { requestValidators, schemaErrorMessage } from './validation.ts';
@@ -71,6 +72,7 @@ export async function buildServiceApp<Options extends FastifyPluginOptions, DB>(
   app.addHook('onRequest', (request, _reply, done) => withRequestId(request.id, done));
   await app.register(errorsPlugin);
   await app.register(bodiesPlugin);
+  await app.register(privateAnswersPlugin);
   await app.register(healthPlugin);
   await app.register(metricsPlugin, { service: definition.name });
   await app.register(swaggerPlugin, {
