@@ -121,6 +121,7 @@ describe("the gateway's memory of public pictures", () => {
     expect(service.seen).toEqual(['/pictures/Ufer/signed-held.jpg?e=1&s=x', '/pictures/Ufer/public-held.jpg']);
     expect(held.headers['cache-control']).toBe(`public, max-age=${900 - 503}, immutable`);
     expect(held.headers.age).toBeUndefined();
+    expect([first.headers['x-gateway-cache'], held.headers['x-gateway-cache']]).toEqual([undefined, 'hit']);
     expect(kept.headers['cache-control']).toBe(IMMUTABLE);
     expect(publicHeld.headers['cache-control']).toBe(`public, max-age=${31_536_000 - 38}, immutable`);
   });

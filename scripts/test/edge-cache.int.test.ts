@@ -39,99 +39,58 @@ interface Answer {
 
 /**
  * The edge cache of deploy/edge in front of the distributed portal: a real nginx (Debian's package) before the
- * gateway, which proxies to two svc-imaging replicas over HTTP, the replicas coordinating over NATS.
+ * gateway (its picture memory on, on the bus), which proxies to svc-imaging replicas over HTTP, the replicas
+ * coordinating over NATS. `windowSeconds`: the signed links' window (a link lives one to two).
  */
-describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed portal', () => {
+function edgePortal(setup: { replicas: string[]; windowSeconds?: number }) {
   const namespace = `edge_${randomBytes(4).toString('hex')}`;
   const scratch = join(tmpdir(), `lakecams-edge-${namespace}`);
   const logger = createLogger('silent');
   const replicas: { app: ServiceApp; bus: Bus }[] = [];
-  let gateway: FastifyInstance;
-  let nginx: ChildProcess;
-  let edge: string;
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const portal = {
+    /** The edge's address… */
+    edge: '',
+    /** …and the gateway's, behind it. */
+    origin: '',
+    gateway: undefined as FastifyInstance | undefined,
+    gatewayBus: undefined as Bus | undefined,
+    nginx: undefined as ChildProcess | undefined,
+    database: undefined as Awaited<ReturnType<typeof createTestDatabase>> | undefined,
+    get bus() {
+      return replicas[0]?.bus as Bus;
+    },
+    get replicas() {
+      return replicas;
+    },
 
-  async function get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
-    const response = await fetch(new URL(path, edge), { headers, redirect: 'manual' });
-    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
-  }
-  /** As a browser's <img>: the entitlement URL, then the picture its redirect names, with no cookie. */
-  async function picture(camera: string, headers: Record<string, string> = {}) {
-    const entitlement = await get(`/api/Image/Get/camera/${camera}.jpg`, headers);
-    expect(entitlement.status, entitlement.bytes.toString()).toBe(302);
-    const location = String(entitlement.headers.get('location'));
-    const accept: Record<string, string> = headers.accept ? { accept: headers.accept } : {};
-    const answer = await get(location, accept);
-    expect(answer.status, location).toBe(200);
-    const width = (await sharp(answer.bytes).metadata()).width;
-    return { entitlement, location, answer, width, cache: answer.headers.get('x-cache-status') };
-  }
+    async get(path: string, headers: Record<string, string> = {}, base = portal.edge): Promise<Answer> {
+      const response = await fetch(new URL(path, base), { headers, redirect: 'manual' });
+      return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+    },
 
-  async function capture(camera: string, at: Date, color: string) {
-    const bytes = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: color } })
-      .jpeg()
-      .toBuffer();
-    const app = replicas[0]?.app as ServiceApp;
-    const row = await vi.waitUntil(() => app.cameraDirectory.byName(camera), { timeout: 30_000, interval: 50 });
-    await captureTick({ ...app.captureContext, source: async () => bytes }, row, at);
-  }
+    /** As a browser's <img>: the entitlement URL, then the picture its redirect names, with no cookie. */
+    async picture(camera: string, headers: Record<string, string> = {}) {
+      const entitlement = await portal.get(`/api/Image/Get/camera/${camera}.jpg`, headers);
+      expect(entitlement.status, entitlement.bytes.toString()).toBe(302);
+      const location = String(entitlement.headers.get('location'));
+      const accept: Record<string, string> = headers.accept ? { accept: headers.accept } : {};
+      const answer = await portal.get(location, accept);
+      expect(answer.status, location).toBe(200);
+      const width = (await sharp(answer.bytes).metadata()).width;
+      return { entitlement, location, answer, width, cache: answer.headers.get('x-cache-status') };
+    },
 
-  beforeAll(async () => {
-    await mkdir(join(scratch, 'cache'), { recursive: true });
-    database = await createTestDatabase('imaging');
-    const secret = randomBytes(32).toString('hex');
-    for (const replica of ['a', 'b']) {
-      const bus = await createNatsBus({ servers: TEST_NATS_URL, name: `edge-${replica}`, namespace, logger });
-      const app = await buildServiceApp(imagingService, {
-        bus,
-        logger,
-        databaseUrl: database.url,
-        jwtPublicKey: keys.publicKey,
-        options: {
-          storeDir: join(scratch, 'images'),
-          schedule: false,
-          replicaId: replica,
-          pictureLinks: { secret },
-        },
-      });
-      replicas.push({ app, bus });
-    }
-    const urls = await Promise.all(replicas.map(({ app }) => app.listen({ host: '127.0.0.1', port: 0 })));
-    const unused = { kind: 'remote' as const, urls: ['http://127.0.0.1:9'] };
-    gateway = await buildGateway({
-      logger,
-      targets: { identity: unused, webcam: unused, referer: unused, imaging: { kind: 'remote', urls } },
-      frontendRoot: scratch,
-      remotes: {},
-    });
-    const origin = new URL(await gateway.listen({ host: '127.0.0.1', port: 0 })).host;
-    const port = await freePort();
-    const snippet = (await readFile(TEMPLATE, 'utf8'))
-      .replaceAll('${EDGE_CACHE_DIR}', join(scratch, 'cache'))
-      .replaceAll('${EDGE_CACHE_MAX_SIZE}', '256m')
-      .replaceAll('${EDGE_ORIGIN}', origin)
-      .replaceAll('${EDGE_PORT}', `127.0.0.1:${port}`);
-    const temp = (name: string) => `${name}_temp_path ${join(scratch, name)};`;
-    await writeFile(
-      join(scratch, 'nginx.conf'),
-      `daemon off;\nworker_processes 1;\npid ${join(scratch, 'nginx.pid')};\nerror_log ${join(scratch, 'error.log')} warn;\n` +
-        `events { worker_connections 256; }\nhttp {\naccess_log off;\n` +
-        ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n') +
-        `\n${snippet}\n}\n`,
-    );
-    nginx = spawn(NGINX, ['-c', join(scratch, 'nginx.conf'), '-p', scratch], { stdio: 'ignore' });
-    edge = `http://127.0.0.1:${port}`;
-    await vi.waitUntil(async () => (await fetch(`${edge}/health`).catch(() => null))?.ok, {
-      timeout: 30_000,
-      interval: 100,
-    });
+    async capture(camera: string, at: Date, color: string) {
+      const bytes = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: color } })
+        .jpeg()
+        .toBuffer();
+      const app = replicas[0]?.app as ServiceApp;
+      const row = await vi.waitUntil(() => app.cameraDirectory.byName(camera), { timeout: 30_000, interval: 50 });
+      await captureTick({ ...app.captureContext, source: async () => bytes }, row, at);
+    },
 
-    const bus = replicas[0]?.bus as Bus;
-    for (const [id, name] of [
-      [1, 'Seesicht'],
-      [2, 'Hafen'],
-    ] as const) {
-      await bus.publishEvent(CameraUpserted.subject, {
+    async addCamera(id: number, name: string) {
+      await portal.bus.publishEvent(CameraUpserted.subject, {
         id,
         name,
         pattern: 'http://127.0.0.1:9/x.jpg',
@@ -140,8 +99,97 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
         angle: 60,
         webcamType: 'STATIC',
       });
-    }
-    await bus.publishEvent(AccessChanged.subject, {
+    },
+
+    async start() {
+      await mkdir(join(scratch, 'cache'), { recursive: true });
+      portal.database = await createTestDatabase('imaging');
+      const secret = randomBytes(32).toString('hex');
+      for (const replica of setup.replicas) {
+        const bus = await createNatsBus({ servers: TEST_NATS_URL, name: `edge-${replica}`, namespace, logger });
+        const app = await buildServiceApp(imagingService, {
+          bus,
+          logger,
+          databaseUrl: portal.database.url,
+          jwtPublicKey: keys.publicKey,
+          options: {
+            storeDir: join(scratch, 'images'),
+            schedule: false,
+            replicaId: replica,
+            pictureLinks: { secret, ...(setup.windowSeconds ? { windowSeconds: setup.windowSeconds } : {}) },
+          },
+        });
+        replicas.push({ app, bus });
+      }
+      const urls = await Promise.all(replicas.map(({ app }) => app.listen({ host: '127.0.0.1', port: 0 })));
+      const unused = { kind: 'remote' as const, urls: ['http://127.0.0.1:9'] };
+      portal.gatewayBus = await createNatsBus({ servers: TEST_NATS_URL, name: 'edge-gateway', namespace, logger });
+      portal.gateway = await buildGateway({
+        logger,
+        targets: { identity: unused, webcam: unused, referer: unused, imaging: { kind: 'remote', urls } },
+        frontendRoot: scratch,
+        remotes: {},
+        bus: portal.gatewayBus,
+        pictureCacheBytes: 16 * 1024 * 1024,
+      });
+      portal.origin = await portal.gateway.listen({ host: '127.0.0.1', port: 0 });
+      const port = await freePort();
+      const snippet = (await readFile(TEMPLATE, 'utf8'))
+        .replaceAll('${EDGE_CACHE_DIR}', join(scratch, 'cache'))
+        .replaceAll('${EDGE_CACHE_MAX_SIZE}', '256m')
+        .replaceAll('${EDGE_ORIGIN}', new URL(portal.origin).host)
+        .replaceAll('${EDGE_PORT}', `127.0.0.1:${port}`);
+      const temp = (name: string) => `${name}_temp_path ${join(scratch, name)};`;
+      await writeFile(
+        join(scratch, 'nginx.conf'),
+        `daemon off;\nworker_processes 1;\npid ${join(scratch, 'nginx.pid')};\nerror_log ${join(scratch, 'error.log')} warn;\n` +
+          `events { worker_connections 256; }\nhttp {\naccess_log off;\n` +
+          ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n') +
+          `\n${snippet}\n}\n`,
+      );
+      portal.nginx = spawn(NGINX, ['-c', join(scratch, 'nginx.conf'), '-p', scratch], { stdio: 'ignore' });
+      portal.edge = `http://127.0.0.1:${port}`;
+      await vi.waitUntil(async () => (await fetch(`${portal.edge}/health`).catch(() => null))?.ok, {
+        timeout: 30_000,
+        interval: 100,
+      });
+    },
+
+    async stop() {
+      const { nginx } = portal;
+      if (nginx && nginx.exitCode === null) {
+        const stopped = new Promise((resolve) => nginx.once('exit', resolve));
+        nginx.kill('SIGQUIT');
+        await stopped;
+      }
+      await portal.gateway?.close();
+      await portal.gatewayBus?.close();
+      for (const { app, bus } of replicas.reverse()) {
+        await app.close();
+        await bus.close();
+      }
+      await portal.database?.drop();
+      const nc = await connect({ servers: TEST_NATS_URL });
+      await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${namespace}`).catch(() => false);
+      await nc.close();
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+  return portal;
+}
+
+describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed portal', () => {
+  const portal = edgePortal({ replicas: ['a', 'b'] });
+  const { get, picture, capture } = portal;
+
+  beforeAll(async () => {
+    await portal.start();
+    for (const [id, name] of [
+      [1, 'Seesicht'],
+      [2, 'Hafen'],
+    ] as const)
+      await portal.addCamera(id, name);
+    await portal.bus.publishEvent(AccessChanged.subject, {
       webcamId: 1,
       permittedUserIds: [],
       configurations: [
@@ -153,30 +201,14 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
     await capture('Seesicht', new Date(Date.now() - 5 * 60_000), '#4a90d9');
     await capture('Hafen', new Date(Date.now() - 5 * 60_000), '#2d6a4f');
     // Both replicas know the access rules before the first request.
-    for (const { app } of replicas)
+    for (const { app } of portal.replicas)
       await vi.waitUntil(async () => (await app.deliveryState('Seesicht'))?.access?.bookings.length === 1, {
         timeout: 30_000,
         interval: 50,
       });
   }, 120_000);
 
-  afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const stopped = new Promise((resolve) => nginx.once('exit', resolve));
-      nginx.kill('SIGQUIT');
-      await stopped;
-    }
-    await gateway?.close();
-    for (const { app, bus } of replicas.reverse()) {
-      await app.close();
-      await bus.close();
-    }
-    await database?.drop();
-    const nc = await connect({ servers: TEST_NATS_URL });
-    await (await jetstreamManager(nc)).streams.delete(`LAKECAMS_${namespace}`).catch(() => false);
-    await nc.close();
-    await rm(scratch, { recursive: true, force: true });
-  });
+  afterAll(() => portal.stop());
 
   it('serves anonymous visitors from the cache: the origin sees one request per camera, capture and level', async () => {
     const answers = [];
@@ -246,5 +278,101 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
     expect(after.location).not.toBe(before.location);
     const { dominant } = await sharp(after.answer.bytes).stats();
     expect(dominant.r).toBeGreaterThan(dominant.b);
+  });
+});
+
+/** Seconds of `max-age` in a Cache-Control header, or NaN. */
+const maxAgeOf = (answer: Answer) => Number(/max-age=(\d+)/.exec(answer.headers.get('cache-control') ?? '')?.[1]);
+const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+describe.skipIf(!existsSync(NGINX))('links past their expiry and levels withdrawn, at the edge and the gateway', () => {
+  // Links live 6 to 12 s instead of 10 to 20 minutes.
+  const WINDOW_S = 6;
+  /** How long the gateway holds a picture before the edge first asks for it (the probe saw 502 s). */
+  const HELD_MS = 3000;
+  const portal = edgePortal({ replicas: ['c'], windowSeconds: WINDOW_S });
+  const fan = { cookie: `${ACCESS_COOKIE}=${sign({ sub: FAN, role: [] })}` };
+
+  beforeAll(async () => {
+    await portal.start();
+    await portal.addCamera(3, 'Steg');
+    await portal.bus.publishEvent(AccessChanged.subject, {
+      webcamId: 3,
+      permittedUserIds: [],
+      configurations: [
+        { userId: null, quality: 'LOW' },
+        { userId: FAN, quality: 'FULL' },
+      ],
+      bookings: [],
+    });
+    await portal.capture('Steg', new Date(Date.now() - 5 * 60_000), '#8ecae6');
+    // The gateway keeps no picture of a camera for a few seconds after its access changed: until it does again.
+    const low = await vi.waitUntil(
+      async () => {
+        const location = String((await portal.get('/api/Image/Get/camera/Steg.jpg')).headers.get('location'));
+        return location.includes('-LOW-') ? location : undefined;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    await vi.waitUntil(
+      async () => (await portal.get(low, {}, portal.origin)).headers.get('x-gateway-cache') === 'hit',
+      { timeout: 30_000, interval: 200 },
+    );
+  }, 120_000);
+
+  afterAll(() => portal.stop());
+
+  it('refuses a signed link at the edge once past its expiry, though the gateway had held the picture', async () => {
+    const tried = new Set<string>();
+    // Waiting longer is always safe; a link that a busy machine let run short is replaced by the next one.
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      const location = String((await portal.get('/api/Image/Get/camera/Steg.jpg', fan)).headers.get('location'));
+      const expires = Number(/[?&]e=(\d+)/.exec(location)?.[1]) * 1000;
+      if (tried.has(location) || expires - Date.now() < HELD_MS + 2000) {
+        tried.add(location);
+        await sleepUntil(Date.now() + 500);
+        continue;
+      }
+      tried.add(location);
+      expect(location).toContain('-FULL-');
+      // Into the gateway's memory, straight from the origin.
+      const kept = await portal.get(location, {}, portal.origin);
+      expect(kept.status).toBe(200);
+      const keptAt = Date.now();
+      expect((await portal.get(location, {}, portal.origin)).headers.get('x-gateway-cache')).toBe('hit');
+      await sleepUntil(keptAt + HELD_MS);
+      if (expires - Date.now() < 1000) continue;
+      const askedAt = Date.now();
+      const atEdge = await portal.get(location);
+      expect([atEdge.status, atEdge.headers.get('x-gateway-cache')]).toEqual([200, 'hit']);
+      // From the gateway's memory: what is left of the link's life, not what it had when the gateway got it.
+      expect(Math.floor(askedAt / 1000) + maxAgeOf(atEdge)).toBeLessThanOrEqual(expires / 1000);
+      expect(atEdge.headers.get('age')).toBeNull();
+      // nginx counts whole seconds: a second after the expiry its copy is stale, and the origin refuses the link.
+      await sleepUntil(expires + 1500);
+      const expired = await portal.get(location);
+      expect([expired.status, expired.headers.get('x-cache-status')]).not.toContain('HIT');
+      expect(expired.status).toBe(403);
+      return;
+    }
+    throw new Error('No signed link lived long enough to be held by the gateway; the machine is too busy');
+  }, 120_000);
+
+  it('refuses a level withdrawn from the public at the gateway at once; the edge kept it at most a day', async () => {
+    const entitlement = async () => String((await portal.get('/api/Image/Get/camera/Steg.jpg')).headers.get('location'));
+    const low = await entitlement();
+    expect(low).toContain('-LOW-');
+    const atEdge = await portal.get(low);
+    expect(atEdge.status).toBe(200);
+    expect(maxAgeOf(atEdge)).toBeLessThanOrEqual(86_400);
+    expect((await portal.get(low, {}, portal.origin)).status).toBe(200);
+    await portal.bus.publishEvent(AccessChanged.subject, {
+      webcamId: 3,
+      permittedUserIds: [],
+      configurations: [{ userId: FAN, quality: 'FULL' }],
+      bookings: [],
+    });
+    await expect.poll(async () => (await portal.get(low, {}, portal.origin)).status).toBe(403);
+    expect(await entitlement()).toContain('-POOR-');
   });
 });

@@ -22,7 +22,7 @@ const onTheWire = (url: string) => {
 /** Other spellings of the same URL, as a client bypassing a cache would write them. */
 function respellings(url: string): fc.Arbitrary<string> {
   const [path = '', query] = url.split('?') as [string, string | undefined];
-  const escape = (char: string, upper: boolean) => {
+  const percentEscape = (char: string, upper: boolean) => {
     const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
     return `%${upper ? hex.toUpperCase() : hex}`;
   };
@@ -30,7 +30,7 @@ function respellings(url: string): fc.Arbitrary<string> {
   const escaped = fc
     .tuple(fc.integer({ min: 1, max: path.length - 1 }), fc.boolean())
     .filter(([at]) => path[at] !== '/')
-    .map(([at, upper]) => `${path.slice(0, at)}${escape(path[at] as string, upper)}${path.slice(at + 1)}${query ? `?${query}` : ''}`);
+    .map(([at, upper]) => `${path.slice(0, at)}${percentEscape(path[at] as string, upper)}${path.slice(at + 1)}${query ? `?${query}` : ''}`);
   // A query parameter more, before or after the others.
   const extra = fc
     .tuple(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[0-9a-z]{0,6}$/), fc.boolean())

@@ -143,7 +143,8 @@ export async function apiRoutingPlugin(
     if (!pictures || request.method !== 'GET' || conditional) return route(request, reply);
     const now = Date.now();
     const cached = pictures.get(request.url, now);
-    if (cached) return send(reply, cached, headersFromMemory(cached, now));
+    // `x-gateway-cache` tells operators and tests what came from memory, as nginx's X-Cache-Status does.
+    if (cached) return send(reply, cached, { ...headersFromMemory(cached, now), 'x-gateway-cache': 'hit' });
     let pending = fetching.get(request.url);
     if (!pending) {
       const asked = fetchPicture(request, options.targets.imaging).finally(() => {
