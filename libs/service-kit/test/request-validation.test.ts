@@ -212,6 +212,17 @@ describe('request validation of every service', () => {
     }
     // Rights first: an anonymous caller learns nothing about the body rules.
     expect((await raw('text/plain', valid, {})).statusCode).toBe(401);
+    // No route, no body read: a path asked with a method it lacks is 405, an unknown one 404, whatever the body.
+    for (const [method, url, status] of [
+      ['OPTIONS', '/save', 405],
+      ['PATCH', '/save', 405],
+      ['POST', '/nowhere', 404],
+    ] as const) {
+      for (const contentType of ['text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16']) {
+        const answer = await app.inject({ method, url, headers: { 'content-type': contentType }, payload: valid });
+        expect(answer.statusCode, `${method} ${url} ${contentType}`).toBe(status);
+      }
+    }
     // A Content-Type with no body after it is no body.
     const empty = await app.inject({ url: '/camera?id=1', method: 'GET', headers: { 'content-type': 'text/plain' } });
     expect(empty.statusCode).toBe(200);

@@ -33,6 +33,8 @@ export const bodiesPlugin = fp(
     );
     app.removeContentTypeParser(['application/json', 'text/plain']);
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      // No route, no body to read: the answer is 404 or 405.
+      if (request.is404) return done(null, undefined);
       const charset = charsetOf(request.headers['content-type']);
       if (charset !== null && charset !== 'utf-8' && charset !== 'utf8')
         return done(httpError(415, `JSON is read in UTF-8 only, not charset=${charset}`), undefined);
@@ -44,11 +46,12 @@ export const bodiesPlugin = fp(
       }
       parseJson(request, text, done);
     });
-    // An empty body of any type is no body: a client may send a Content-Type with nothing after it.
-    // Left unread: the errors plugin drains it before the answer goes out.
+    // An empty body of any type is no body: a client may send a Content-Type with nothing after it. Left unread
+    // otherwise: the errors plugin drains it before the answer goes out.
     app.addContentTypeParser('*', (request, _payload, done) => {
       const length = request.headers['content-length'];
-      if (length === '0' && request.headers['transfer-encoding'] === undefined) return done(null, undefined);
+      if (request.is404 || (length === '0' && request.headers['transfer-encoding'] === undefined))
+        return done(null, undefined);
       done(unreadType(request), undefined);
     });
   },
