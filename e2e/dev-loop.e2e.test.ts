@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { DEV_REMOTE_COOKIE } from '@lakecams/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, logIn } from './browser.ts';
@@ -228,6 +229,8 @@ describe('a remote from its dev server, in one browser only', () => {
       await logIn(page, portal.demoAdmin as { username: string; password: string });
       await page.waitForURL(`${portal.url}/datenschutz`);
       // The frame's document, as the /jobs page loads it.
+      // Marked as the shell's dev server marks what it passes on, so the portal's policy allows the dev server.
+      await page.context().addCookies([{ name: DEV_REMOTE_COOKIE, value: '1', url: portal.url }]);
       await page.goto(`${portal.url}/api/Jobs/dashboard`);
       await page.getByRole('heading', { level: 1, name: 'Aufnahme-Jobs' }).waitFor({ timeout: 30_000 });
       await page.getByRole('table', { name: /jeder Kamera/ }).waitFor();

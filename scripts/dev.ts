@@ -261,12 +261,18 @@ async function portalPolicy(portal: URL): Promise<string> {
     : contentSecurityPolicy({ remotes: [], tiles: [], pictures: [], dev: LOOPBACK_ORIGINS }, { nonce: 'none' });
 }
 
+const withDevMark = (cookie: string | undefined) => [cookie, `${DEV_REMOTE_COOKIE}=1`].filter(Boolean).join('; ');
+
 /** Passes a request on to the portal as it came: /api, /remotes.json, the published remotes, pictures. */
 function proxy(request: IncomingMessage, response: ServerResponse, portal: URL): void {
   const client = portal.protocol === 'https:' ? https : http;
   const upstream = client.request(
     new URL(request.url ?? '/', portal),
-    { method: request.method, headers: { ...request.headers, host: portal.host } },
+    // A browser on a dev server is a dev browser: the portal's answers then allow the dev servers (its page policy).
+    {
+      method: request.method,
+      headers: { ...request.headers, host: portal.host, cookie: withDevMark(request.headers.cookie) },
+    },
     (answer) => {
       const headers = { ...answer.headers };
       // The portal's cookies belong to this origin now (a deployed portal may name its domain).

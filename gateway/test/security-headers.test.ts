@@ -228,6 +228,8 @@ describe('the gateway sends security headers with every answer', () => {
     expect(
       String((await headersOf('/webcams', gateway, `${DEV_REMOTE_COOKIE}=1`))['content-security-policy']),
     ).toContain('http://localhost:*');
+    const frame = await headersOf('/api/Jobs/dashboard', gateway, `other=1; ${DEV_REMOTE_COOKIE}=1`);
+    expect(directives(String(frame['content-security-policy'])).get('script-src')).toContain('http://localhost:*');
   });
 
   it('lets partners frame pictures and the portal frame the job dashboard', async () => {
