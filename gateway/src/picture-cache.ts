@@ -60,7 +60,8 @@ export function headersFromMemory(entry: CachedPicture, now: number): Record<str
   if (cacheControl === undefined) return entry.headers;
   const lowered = cacheControl.replace(
     /(^|,)(\s*)max-age=(\d+)/i,
-    (_, comma: string, space: string, seconds: string) => `${comma}${space}max-age=${Math.max(0, Number(seconds) - held)}`,
+    (_, comma: string, space: string, seconds: string) =>
+      `${comma}${space}max-age=${Math.max(0, Number(seconds) - held)}`,
   );
   return { ...entry.headers, 'cache-control': lowered };
 }
@@ -131,7 +132,7 @@ export class GatewayPictureCache {
 
   /**
    * Keeps a fetched answer when a shared cache may; says whether it did. `askedAt`: when the request went to the
-   * service (an answer under way while its camera was forgotten is not kept).
+   * service; the answer's age counts from then, and one under way while its camera was forgotten is not kept.
    */
   offer(
     url: string,
@@ -149,7 +150,8 @@ export class GatewayPictureCache {
       this.#entries.delete(url);
       this.#bytes -= previous.body.length;
     }
-    this.#entries.set(url, { ...answer, storedAt: now, expiresAt: now + lifetime * 1000 });
+    // Its age counts from when it was asked for: the service's max-age was counted from about then.
+    this.#entries.set(url, { ...answer, storedAt: askedAt, expiresAt: askedAt + lifetime * 1000 });
     this.#bytes += answer.body.length;
     for (const [key, entry] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;

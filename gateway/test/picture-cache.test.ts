@@ -284,7 +284,10 @@ describe('GatewayPictureCache', () => {
     };
     expect(headersFromMemory(entry, 1000)).toEqual(entry.headers);
     expect(headersFromMemory(entry, 1001)['cache-control']).toBe('public, max-age=599, immutable');
-    expect(headersFromMemory(entry, 600_999)).toEqual({ ...entry.headers, 'cache-control': 'public, max-age=0, immutable' });
+    expect(headersFromMemory(entry, 600_999)).toEqual({
+      ...entry.headers,
+      'cache-control': 'public, max-age=0, immutable',
+    });
   });
 
   const answer = (bytes: number) => ({ statusCode: 200, headers: {}, body: Buffer.alloc(bytes) });

@@ -45,7 +45,12 @@ describe('a public level withdrawn through the gateway', () => {
   });
 
   const announce = (configurations: { userId: string | null; quality: 'LOW' }[]) =>
-    imaging.bus.publishEvent(AccessChanged.subject, { webcamId: 5, permittedUserIds: [], bookings: [], configurations });
+    imaging.bus.publishEvent(AccessChanged.subject, {
+      webcamId: 5,
+      permittedUserIds: [],
+      bookings: [],
+      configurations,
+    });
   const pictureName = async () =>
     String((await gateway.inject({ url: '/api/Image/Get/camera/Seeufer.jpg' })).headers.location);
 

@@ -30,7 +30,10 @@ function respellings(url: string): fc.Arbitrary<string> {
   const escaped = fc
     .tuple(fc.integer({ min: 1, max: path.length - 1 }), fc.boolean())
     .filter(([at]) => path[at] !== '/')
-    .map(([at, upper]) => `${path.slice(0, at)}${percentEscape(path[at] as string, upper)}${path.slice(at + 1)}${query ? `?${query}` : ''}`);
+    .map(
+      ([at, upper]) =>
+        `${path.slice(0, at)}${percentEscape(path[at] as string, upper)}${path.slice(at + 1)}${query ? `?${query}` : ''}`,
+    );
   // A query parameter more, before or after the others.
   const extra = fc
     .tuple(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[0-9a-z]{0,6}$/), fc.boolean())
