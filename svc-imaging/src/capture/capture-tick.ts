@@ -31,8 +31,8 @@ export interface CaptureContext {
   limits?: FetchLimits;
   /** How often a running capture renews its claim (default 5 s). */
   heartbeatMs?: number;
-  /** Where the picture comes from; the camera URL by default. */
-  source?: (camera: CameraRow, at: Date) => Promise<Buffer>;
+  /** Where the picture comes from, fetched within `limits`; the camera URL by default. */
+  source?: (camera: CameraRow, at: Date, limits: FetchLimits) => Promise<Buffer>;
   /** Deep-zoom tiles made from the pictures, pruned with them. */
   zoomTiles?: ZoomTiles;
   metrics?: CaptureMetrics;
@@ -146,9 +146,8 @@ async function runClaimedCapture(
   heartbeat.unref();
   const started = performance.now();
   try {
-    const source =
-      context.source ?? ((c, at) => fetchCameraImage(c.pattern, at, context.limits ?? DEFAULT_FETCH_LIMITS));
-    const input = uploaded ?? (await source(camera, tick));
+    const source = context.source ?? ((c, at, limits) => fetchCameraImage(c.pattern, at, limits));
+    const input = uploaded ?? (await source(camera, tick, context.limits ?? DEFAULT_FETCH_LIMITS));
     const { width, height, variants, modern } = await deriveQualityVariants(input);
     await context.store.save(camera.name, name, variants, modern);
     const image = imageOf(camera, name);

@@ -53,8 +53,8 @@ export default fp(
         options.zoomTilesDir ?? (options.storeDir ? join(options.storeDir, '.zoom') : join(tmpdir(), 'lakecams-zoom')),
       ),
       limits: fetchLimits,
-      source: (camera, at) =>
-        isDemo(camera) ? renderDemoImage(camera.name, at) : fetchCameraImage(camera.pattern, at, fetchLimits),
+      source: (camera, at, limits) =>
+        isDemo(camera) ? renderDemoImage(camera.name, at) : fetchCameraImage(camera.pattern, at, limits),
       metrics: captureMetrics(app.metrics),
     };
     registerCameraHealthMetrics(app.metrics, app.captures);
