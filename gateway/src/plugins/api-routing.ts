@@ -23,6 +23,17 @@ const asSentOn = (url: string) => {
 };
 
 /**
+ * Whether a path holds a `.` or `..` segment (also escaped, or after a backslash): the proxy's URL parser would
+ * resolve it, sending `/api/Webcam/../../health` to a service's own `/health` or `/api/Webcam/../Authenticate/…`
+ * to the wrong service. No route of the portal has one.
+ */
+export const hasDotSegment = (url: string) =>
+  (url.split('?')[0] ?? '')
+    .replace(/%2e/gi, '.')
+    .split(/\/|\\|%2f|%5c/i)
+    .some((segment) => segment === '.' || segment === '..');
+
+/**
  * `/api/<Controller>/…` → the owning service (the CONTROLLER_OWNERS table in @lakecams/contracts), and
  * `/pictures/…` to svc-imaging, public ones kept in memory; `bus`: where svc-imaging says a camera's access
  * changed, so its pictures are forgotten.
@@ -46,6 +57,8 @@ export async function apiRoutingPlugin(
   );
 
   const route = (request: FastifyRequest, reply: FastifyReply) => {
+    if (hasDotSegment(request.url))
+      return reply.code(404).send(errorBody(404, `No service answers ${request.url.split('?')[0]}`));
     const owner = ownerOfApiPath(request.url);
     if (!owner) return reply.code(404).send(errorBody(404, `No service answers ${request.url.split('?')[0]}`));
     const target = options.targets[owner];
