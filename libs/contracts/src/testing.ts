@@ -51,3 +51,36 @@ export function ruleViolations(field: string, rule: FieldRule): RuleViolation[] 
     cases.push({ case: `${field} differs`, value: 'Other!Pass9', message: rule.equalsField.message });
   return cases;
 }
+
+/**
+ * Characters that make a name read otherwise than it is stored: text-direction overrides and isolates, zero-width
+ * characters, joiners, the byte order mark, a soft hyphen, line breaks and other controls, a tag character.
+ */
+export const HIDDEN_CHARACTERS: readonly string[] = [
+  '\u202E',
+  '\u202A',
+  '\u202D',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200B',
+  '\u200C',
+  '\u200D',
+  '\u200E',
+  '\u200F',
+  '\u2060',
+  '\uFEFF',
+  '\u00AD',
+  '\u061C',
+  '\u180E',
+  '\u3164',
+  '\n',
+  '\t',
+  '\u0007',
+  '\u007F',
+  '\u0085',
+  '\u2028',
+  '\uDB40\uDC20',
+  '\uDB40\uDC41',
+];

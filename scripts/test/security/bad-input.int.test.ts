@@ -1,4 +1,5 @@
 import { ACCESS_COOKIE, isValidCameraName } from '@lakecams/contracts';
+import { HIDDEN_CHARACTERS } from '@lakecams/contracts/testing';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { createHmac, createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
@@ -784,27 +785,8 @@ function withValue(spec: RequestSpec, slot: Slot, value: unknown): RequestSpec {
 }
 
 const beyondInteger = fc.bigInt({ min: 2n ** 31n, max: 10n ** 20n });
-/** Characters that make a name read otherwise than it is stored: text direction, zero width, joiners, controls. */
-const invisible = fc.constantFrom(
-  '\u202E',
-  '\u202D',
-  '\u2066',
-  '\u2067',
-  '\u2068',
-  '\u2069',
-  '\u200B',
-  '\u200C',
-  '\u200D',
-  '\u200E',
-  '\u200F',
-  '\u2060',
-  '\uFEFF',
-  '\u00AD',
-  '\u061C',
-  '\u2028',
-  '\u0007',
-  '\uDB40\uDC20',
-);
+/** Characters that make a name read otherwise than it is stored. */
+const invisible = fc.constantFrom(...HIDDEN_CHARACTERS);
 
 /**
  * The same whole number as JavaScript would also read it: exponent, hexadecimal, octal, binary, sign, blanks,

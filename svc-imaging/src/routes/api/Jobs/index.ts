@@ -94,32 +94,29 @@ const CaptureResult = Type.Union([
 const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const admin = app.requireRole(ADMIN_ROLE);
 
-  app.get(
+  /** The dashboard's frame document and its loader script: files for the admin's browser, never cached. */
+  const dashboardFile = (path: string, summary: string, mediaType: 'text/html' | 'text/javascript', body: string) =>
+    app.get(
+      path,
+      {
+        config: cookieAuth,
+        onRequest: admin,
+        schema: { summary, response: { 200: mediaResponse(summary, [mediaType], { type: 'string' }), ...refusals } },
+      },
+      async (_request, reply) =>
+        reply.type(`${mediaType}; charset=utf-8`).header('cache-control', 'no-store').send(body),
+    );
+  dashboardFile(
     '/api/Jobs/dashboard',
-    {
-      config: cookieAuth,
-      onRequest: admin,
-      schema: {
-        summary: 'The job dashboard as a page of its own, for a frame (Admin)',
-        response: { 200: mediaResponse('The page', ['text/html'], { type: 'string' }), ...refusals },
-      },
-    },
-    async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_FRAME),
+    'The job dashboard as a page of its own, for a frame (Admin)',
+    'text/html',
+    DASHBOARD_FRAME,
   );
-
-  app.get(
+  dashboardFile(
     DASHBOARD_FRAME_SCRIPT_PATH,
-    {
-      config: cookieAuth,
-      onRequest: admin,
-      schema: {
-        summary: "The job dashboard frame's script (Admin)",
-        response: { 200: mediaResponse('The script', ['text/javascript'], { type: 'string' }), ...refusals },
-      },
-    },
-    async (_request, reply) =>
-      reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(DASHBOARD_FRAME_SCRIPT),
+    "The job dashboard frame's script (Admin)",
+    'text/javascript',
+    DASHBOARD_FRAME_SCRIPT,
   );
 
   app.get(
