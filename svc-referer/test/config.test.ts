@@ -9,6 +9,7 @@ describe('svc-referer configuration, one loader for its process and the embedded
       HOST: '127.0.0.1',
       PORT: 0,
       LOG_LEVEL: 'info',
+      METRICS_HOST: '127.0.0.1',
       NATS_STREAM_REPLICAS: 1,
       DATA_DIR: './data',
     });
