@@ -155,7 +155,19 @@ describe('layers in svc-referer (with svc-webcam for bookings) on real PostgreSQ
     expect(await names(rita)).toEqual(['layer-booked']);
     expect(await names(otto)).toEqual([]);
     expect(await names(admin)).toEqual(expect.arrayContaining(['layer-booked', 'layer-unbooked']));
-    expect(await names(admin, `?url=${encodeURIComponent(OTTO_PAGE)}`)).toEqual([]);
+    expect(await names(rita, `?url=${encodeURIComponent(RITA_PAGE)}`)).toEqual(['layer-booked']);
+    expect(await names(rita, `?url=${encodeURIComponent(OTTO_PAGE)}`)).toEqual([]);
+    // Camera setup asks per page: an Admin acting as itself gets every camera for any page (product.md §6.4).
+    for (const page of [RITA_PAGE, OTTO_PAGE]) {
+      expect(await names(admin, `?url=${encodeURIComponent(page)}`)).toEqual(
+        expect.arrayContaining(['layer-booked', 'layer-unbooked']),
+      );
+    }
+    expect(await names(admin, `?url=${encodeURIComponent('https://nobody.example/')}`)).toEqual([]);
+    // Acting as a referer user, an Admin gets that user's bookings only.
+    expect(await names({ ...admin, impersonate: RITA }, `?url=${encodeURIComponent(RITA_PAGE)}`)).toEqual([
+      'layer-booked',
+    ]);
   });
 
   it('saves a new layer with its image, lists it, serves the PNG and announces it', async () => {

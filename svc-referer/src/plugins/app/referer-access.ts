@@ -8,7 +8,7 @@ export interface RefererAccess {
   isAdmin(request: FastifyRequest): boolean;
   /** Ids of the referer users with this url that the caller may act for: an Admin's all, anybody else's own. */
   pagesOf(request: FastifyRequest, url: string): Promise<number[]>;
-  /** Cameras the caller may set layers on: booked for its pages (or for `url` only); all for an Admin. */
+  /** Cameras the caller may set layers on: booked for its pages (or for `url` only); all for an Admin (any existing `url`). */
   camerasOf(request: FastifyRequest, url?: string): Promise<PublicWebcam[]>;
 }
 
@@ -36,7 +36,8 @@ export default fp(
         if (isAdmin(request) && url === undefined) return bookedCameras(null);
         const refererUserIds = await ownPages(request, url);
         if (refererUserIds.length === 0) return [];
-        return bookedCameras(refererUserIds);
+        // An Admin sets up any page on any camera, booked or not (product.md §6.4); layers need a page, so one must exist.
+        return bookedCameras(isAdmin(request) ? null : refererUserIds);
       },
     };
     app.decorate('refererAccess', access);
