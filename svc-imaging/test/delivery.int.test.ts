@@ -108,6 +108,27 @@ describe('image delivery at the quality each caller is entitled to', () => {
     expect((await widthFor({ referer: 'https://expired.example/page' })).width).toBe(800);
   });
 
+  it("gives a Referer cut to its origin (a partner page's <img> across origins) the origin's only booked page", async () => {
+    const configurations = [
+      { userId: null, quality: 'LOW' },
+      { userId: VIP, quality: 'FULL' },
+    ];
+    const see = { url: 'https://partner.example/see', start: day(-1), end: day(1), quality: 'HIGH' };
+    const byOrigin = async () => (await widthFor({ referer: 'https://partner.example/' })).response.headers;
+    await announce({ configurations, bookings: [see] });
+    await expect.poll(async () => (await byOrigin())['x-image-quality']).toBe('HIGH; referer booking');
+    expect((await widthFor({ referer: 'https://partner.example/' })).width).toBe(1920);
+    expect((await widthFor({ referer: 'https://other.example/' })).width).toBe(800);
+    // A second booked page of that origin: the origin alone no longer says which; the full address does.
+    await announce({
+      configurations,
+      bookings: [see, { ...see, url: 'https://partner.example/hafen', quality: 'FULL' }],
+    });
+    await expect.poll(async () => (await byOrigin())['x-image-quality']).toBe('LOW; all other users');
+    expect((await widthFor({ referer: 'https://partner.example/hafen/heute' })).width).toBe(2560);
+    expect((await widthFor({ referer: 'https://partner.example/see' })).width).toBe(1920);
+  });
+
   it("gives an Admin acting as a user that user's quality by the impersonation cookie, and ignores anybody else's", async () => {
     const admin = sign({ sub: '66666666-6666-4666-8666-666666666666', role: [ADMIN_ROLE] });
     const premium = sign({ sub: PREMIUM, role: ['Premium'] });

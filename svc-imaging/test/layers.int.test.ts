@@ -199,6 +199,11 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     expect((await sharp(first.picture.rawPayload).metadata()).width).toBe(480);
     expect(near(await pixel(first.picture.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
     expect(near(await pixel(first.picture.rawPayload, 300, 200), BLUE)).toBe(true);
+    // Across origins a partner page's <img> sends only the origin: its one booked page there is meant.
+    const byOrigin = await get('Ufer.jpg', { referer: 'https://partner.example/' });
+    expect(byOrigin.entitlement.headers['x-image-quality']).toBe('POOR; referer booking');
+    expect(byOrigin.location?.pathname).toBe(first.location?.pathname);
+    expect(near(await pixel(byOrigin.picture.rawPayload, 10, 10), [255, 0, 0])).toBe(true);
     const layeredLink = `${first.location?.pathname}${first.location?.search}`;
     expect((await imaging.inject({ url: layeredLink })).headers['x-layer-cache']).toBe('hit');
     expect((await imaging.inject({ url: String(first.location?.pathname) })).statusCode).toBe(403);

@@ -74,4 +74,81 @@ describe('resolveImageQuality, rule by rule in order of precedence', () => {
     expect(refererMatches('https://partner.example/see', 'http://partner.example/see')).toBe(false);
     expect(refererMatches('not a url', 'https://partner.example/')).toBe(false);
   });
+
+  describe('a Referer cut to its origin, as browsers send it across origins by default', () => {
+    const seeblick = {
+      url: 'http://127.0.0.1:8399/seeblick/',
+      start: '2026-11-01',
+      end: '2026-11-30',
+      quality: 'HIGH',
+    } as const;
+    const origin = 'http://127.0.0.1:8399/';
+
+    it("gets the origin's booking when it is the origin's only booked page for the camera", () => {
+      const resolved = resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer: origin }));
+      expect(resolved).toMatchObject({ quality: 'HIGH', reason: 'referer booking' });
+      // Its url, not the Referer, names the layers drawn in.
+      expect(resolved.booking?.url).toBe(seeblick.url);
+      expect(
+        resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer: 'http://127.0.0.1:8399' })).reason,
+      ).toBe('referer booking');
+    });
+
+    it('gets the public level when the origin has several booked pages: the origin alone does not say which', () => {
+      const bookings = [seeblick, { ...seeblick, url: 'http://127.0.0.1:8399/hafen', quality: 'FULL' as const }];
+      expect(resolveImageQuality({ ...access, bookings }, caller({ referer: origin }))).toMatchObject({
+        quality: 'LOW',
+        reason: 'all other users',
+        booking: null,
+      });
+      // The full address (the snippet's referrer policy sends it) still finds each page's own booking.
+      expect(
+        resolveImageQuality({ ...access, bookings }, caller({ referer: 'http://127.0.0.1:8399/hafen' })).quality,
+      ).toBe('FULL');
+      // The same page booked twice is still one page.
+      const renewed = [seeblick, { ...seeblick, start: '2026-11-20' }];
+      expect(resolveImageQuality({ ...access, bookings: renewed }, caller({ referer: origin })).quality).toBe('HIGH');
+    });
+
+    it('counts only bookings covering today, and never another origin', () => {
+      const expired = { ...seeblick, url: 'http://127.0.0.1:8399/hafen', end: '2026-11-10' };
+      expect(
+        resolveImageQuality({ ...access, bookings: [seeblick, expired] }, caller({ referer: origin })).quality,
+      ).toBe('HIGH');
+      for (const referer of ['http://127.0.0.2:8399/', 'https://127.0.0.1:8399/', 'http://127.0.0.1:8400/']) {
+        expect(resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer })).reason).toBe(
+          'all other users',
+        );
+      }
+    });
+
+    it('keeps a full address exact: another path of the origin, or the origin with a query, is not the booked page', () => {
+      for (const referer of [
+        'http://127.0.0.1:8399/other',
+        'http://127.0.0.1:8399/?seeblick',
+        'http://127.0.0.1:8399/seeblickx',
+      ]) {
+        expect(resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer })).reason).toBe(
+          'all other users',
+        );
+      }
+      expect(
+        resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer: `${seeblick.url}heute` })).quality,
+      ).toBe('HIGH');
+    });
+
+    it('prefers the most specific booked page when a booking for the whole site matches too', () => {
+      const site = { ...seeblick, url: 'http://127.0.0.1:8399/', quality: 'LOW' as const };
+      for (const bookings of [
+        [site, seeblick],
+        [seeblick, site],
+      ]) {
+        expect(resolveImageQuality({ ...access, bookings }, caller({ referer: `${seeblick.url}heute` })).quality).toBe(
+          'HIGH',
+        );
+        // The origin alone is the site's root page, which the whole-site booking covers.
+        expect(resolveImageQuality({ ...access, bookings }, caller({ referer: origin })).booking?.url).toBe(site.url);
+      }
+    });
+  });
 });

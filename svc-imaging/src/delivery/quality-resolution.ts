@@ -24,24 +24,60 @@ export const PREMIUM_FLOOR: Quality = 'MEDIUM';
 const rank = (quality: Quality) => QUALITIES.indexOf(quality);
 const atLeast = (quality: Quality, floor: Quality): Quality => (rank(quality) >= rank(floor) ? quality : floor);
 
+const urlOf = (value: string): URL | null => {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+};
+
 /** A booking's url matches a page on the same origin whose path starts with the booking's path. */
 export function refererMatches(bookingUrl: string, referer: string): boolean {
-  try {
-    const booked = new URL(bookingUrl);
-    const page = new URL(referer);
-    const path = booked.pathname.endsWith('/') ? booked.pathname : `${booked.pathname}/`;
-    return (
-      booked.origin === page.origin &&
-      (page.pathname === booked.pathname || page.pathname.startsWith(path) || booked.pathname === '/')
-    );
-  } catch {
-    return false;
-  }
+  const booked = urlOf(bookingUrl);
+  const page = urlOf(referer);
+  if (!booked || !page) return false;
+  const path = booked.pathname.endsWith('/') ? booked.pathname : `${booked.pathname}/`;
+  return (
+    booked.origin === page.origin &&
+    (page.pathname === booked.pathname || page.pathname.startsWith(path) || booked.pathname === '/')
+  );
+}
+
+/** A `Referer` of only an origin, as browsers send it across origins by default (`strict-origin-when-cross-origin`). */
+export function isOriginOnly(referer: string): boolean {
+  const page = urlOf(referer);
+  return (
+    (page?.protocol === 'https:' || page?.protocol === 'http:') &&
+    page.pathname === '/' &&
+    page.search === '' &&
+    page.hash === ''
+  );
+}
+
+/**
+ * The booking a page's `Referer` falls under among those covering today: the most specific booked path that
+ * matches the full address; for an address cut to its origin, the origin's booking if it has only one booked
+ * page for the camera (several are ambiguous: the snippet's referrer policy sends the path).
+ */
+export function bookingOfPage(
+  bookings: readonly AccessBooking[],
+  referer: string,
+  today: string,
+): AccessBooking | undefined {
+  const current = bookings.filter((b) => b.start <= today && today <= b.end);
+  const matching = current.filter((b) => refererMatches(b.url, referer));
+  const pathLength = (b: AccessBooking) => urlOf(b.url)?.pathname.length ?? 0;
+  const [mostSpecific] = matching.sort((a, b) => pathLength(b) - pathLength(a));
+  if (mostSpecific || !isOriginOnly(referer)) return mostSpecific;
+  const origin = urlOf(referer)?.origin;
+  const ofOrigin = current.filter((b) => urlOf(b.url)?.origin === origin);
+  return new Set(ofOrigin.map((b) => b.url)).size === 1 ? ofOrigin[0] : undefined;
 }
 
 /**
  * The quality a caller gets (README.md, "Images"): the caller's own configuration;
- * else a booking of the embedding page covering today; else the configuration for all other users;
+ * else a booking of the embedding page covering today (`bookingOfPage`); else the configuration for all other users;
  * else POOR. Premium users get at least MEDIUM.
  */
 export function resolveImageQuality(
@@ -52,11 +88,7 @@ export function resolveImageQuality(
     caller.roles.includes(ROLES.premium) ? atLeast(quality, PREMIUM_FLOOR) : quality;
   const own = caller.userId ? access?.configurations.find((c) => c.userId === caller.userId) : undefined;
   if (own) return { quality: premium(own.quality), reason: 'own configuration', booking: null };
-  const booking = caller.referer
-    ? access?.bookings.find(
-        (b) => b.start <= caller.today && caller.today <= b.end && refererMatches(b.url, caller.referer as string),
-      )
-    : undefined;
+  const booking = caller.referer && access ? bookingOfPage(access.bookings, caller.referer, caller.today) : undefined;
   if (booking) return { quality: premium(booking.quality), reason: 'referer booking', booking };
   const others = access?.configurations.find((c) => c.userId === null);
   if (others) return { quality: premium(others.quality), reason: 'all other users', booking: null };
