@@ -1,4 +1,4 @@
-import { type CameraListItem, SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
+import { type CameraListItem, cameraKeywords, SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
 import { createLogger } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { readFile, rm } from 'node:fs/promises';
@@ -171,6 +171,10 @@ describe('the gateway serves pages with share previews, icons and the app manife
       'twitter:card': 'summary_large_image',
     });
     expect(meta['og:description']).toBe(meta.description);
+    // What a crawler reads as the page's title and keywords, as the page sets them once it runs.
+    expect(html).toContain(`<title>${SITE_NAME} – Seesicht</title>`);
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(meta.keywords).toBe(cameraKeywords('Seesicht'));
     expect(html.match(/name="description"/g)).toHaveLength(1);
     // The page is still the shell: its links stay.
     expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest" />');

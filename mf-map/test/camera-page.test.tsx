@@ -1,7 +1,7 @@
-import { SITE_NAME } from '@lakecams/contracts';
+import { cameraKeywords } from '@lakecams/contracts';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { historyWithImage, type ImageHistory, keywordsFor } from '../src/camera/image-history.ts';
+import { historyWithImage, type ImageHistory } from '../src/camera/image-history.ts';
 import { FakeEventSource, image, renderAt, stubApi, webcam } from './fixtures.tsx';
 
 const NAME = 'Rapperswil-Seedamm';
@@ -54,7 +54,7 @@ describe('the camera page', () => {
     stubCamera();
     const view = await renderAt(`/webcam/${NAME}`);
     const keywords = () => document.head.querySelector('meta[name="keywords"]')?.getAttribute('content');
-    expect(keywords()).toBe(keywordsFor(NAME, SITE_NAME));
+    expect(keywords()).toBe(cameraKeywords(NAME));
     expect(keywords()).toContain('Rapperswil-Seedamm, Rapperswil, Seedamm, Webcam');
     view.unmount();
     expect(keywords()).toBeUndefined();

@@ -1,4 +1,10 @@
-import { type CameraListItem, isValidCameraName, SITE_DESCRIPTION, SITE_NAME } from '@lakecams/contracts';
+import {
+  type CameraListItem,
+  cameraKeywords,
+  isValidCameraName,
+  SITE_DESCRIPTION,
+  SITE_NAME,
+} from '@lakecams/contracts';
 
 /** What a page says about itself to search engines and share previews, which run no JavaScript. */
 export interface PageMeta {
@@ -8,6 +14,8 @@ export interface PageMeta {
   url: string;
   /** Absolute URL of its picture, with a text for those who cannot see it. */
   image?: { url: string; alt: string };
+  /** The page's own `<title>` and keywords, where they differ from the site's (a camera page). */
+  own?: { keywords: string };
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -19,6 +27,7 @@ export function renderPageMeta(meta: PageMeta): string {
     `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
   return [
     tag('name', 'description', meta.description),
+    ...(meta.own ? [tag('name', 'keywords', meta.own.keywords)] : []),
     tag('property', 'og:site_name', SITE_NAME),
     tag('property', 'og:type', 'website'),
     tag('property', 'og:locale', 'de_CH'),
@@ -38,14 +47,17 @@ export function renderPageMeta(meta: PageMeta): string {
 const DESCRIPTION_TAG = /<meta\s+name="description"[^>]*>/i;
 
 /**
- * The shell's index.html with the page's meta tags in place of its generic description. The title stays
- * the shell's: the page sets its own as it renders, and previews read `og:title`.
+ * The shell's index.html with the page's meta tags in place of its generic description, and a camera page's own
+ * title: crawlers read it from the HTML (the shell sets the same one as the page renders).
  */
 export function withPageMeta(html: string, meta: PageMeta): string {
   const tags = renderPageMeta(meta);
-  return DESCRIPTION_TAG.test(html)
+  const described = DESCRIPTION_TAG.test(html)
     ? html.replace(DESCRIPTION_TAG, () => tags)
     : html.replace(/<\/head>/i, () => `${tags}</head>`);
+  return meta.own
+    ? described.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(meta.title)}</title>`)
+    : described;
 }
 
 /** `/webcam/Richterswil` → `Richterswil`; null for other pages and for names no camera can have. */
@@ -85,6 +97,7 @@ export function cameraPageMeta(origin: string, item: CameraListItem): PageMeta {
     title: `${SITE_NAME} – ${name}`,
     description,
     url: `${origin}${path}`,
+    own: { keywords: cameraKeywords(name) },
     ...(latest
       ? {
           image: {

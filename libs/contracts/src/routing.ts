@@ -53,6 +53,12 @@ export const REMOTES = [
 export type RemoteName = (typeof REMOTES)[number]['name'];
 
 export const SITE_NAME = 'Seecam Zürichsee';
+
+/** A camera page's keywords from its name: `Rapperswil-Seedamm` → `Rapperswil-Seedamm, Rapperswil, Seedamm, Webcam, …`. */
+export function cameraKeywords(name: string): string {
+  const words = [name, ...name.split(/[-_\s]+/), 'Webcam', 'Zürichsee', SITE_NAME].filter((word) => word !== '');
+  return [...new Set(words)].join(', ');
+}
 /** What the site is, in a sentence: page description, share previews, app manifest. */
 export const SITE_DESCRIPTION =
   'Aktuelle Bilder der Webcams rund um den Zürichsee, auf der Karte und in der Liste, alle paar Minuten neu.';

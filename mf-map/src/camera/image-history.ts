@@ -58,9 +58,3 @@ export function historyWithImage(history: ImageHistory, image: Image): ImageHist
   const images = [...others, image].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { ...history, days, images };
 }
-
-/** Keywords from the camera name: `Rapperswil-Seedamm` → `Rapperswil-Seedamm, Rapperswil, Seedamm, Webcam, …`. */
-export function keywordsFor(name: string, siteName: string): string {
-  const words = [name, ...name.split(/[-_\s]+/), 'Webcam', 'Zürichsee', siteName].filter((word) => word !== '');
-  return [...new Set(words)].join(', ');
-}

@@ -1,11 +1,10 @@
-import { type Webcam, SITE_NAME } from '@lakecams/contracts';
+import { cameraKeywords, type Webcam } from '@lakecams/contracts';
 import { PageFrame } from '@lakecams/ui-kit';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { compassLabel } from '../cameras/compass.ts';
 import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import { useImagePreloader } from '../camera/image-preloader.ts';
-import { keywordsFor } from '../camera/image-history.ts';
 import { DayTimelapse } from '../camera/day-timelapse.tsx';
 import { TimeTravel } from '../camera/time-travel.tsx';
 import { useCamera } from '../camera/use-camera.ts';
@@ -27,7 +26,7 @@ function CameraView({ name }: { name: string }) {
   const [attempt, setAttempt] = useState(0);
   const { state, selectDay } = useCamera(name, attempt);
   const { preloader, version } = useImagePreloader();
-  useMetaKeywords(keywordsFor(name, SITE_NAME));
+  useMetaKeywords(cameraKeywords(name));
   // The gateway's first view of this page (its picture, before any script) gives way once the page has rendered.
   useEffect(() => {
     if (state.status !== 'loading') document.getElementById('first-view')?.remove();
