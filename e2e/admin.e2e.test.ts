@@ -1,4 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { announceUser, hashPassword } from '@lakecams/svc-identity/testing';
@@ -42,14 +44,27 @@ describe('administration screens (Chromium)', () => {
   let portal: RunningPortal;
   let browser: Browser;
   closePagesAfterEachTest(() => browser);
-  /** The referer user's page, a partner site elsewhere: the configure page previews its picture. */
-  const partnerUrl = 'https://hotel-seeblick.example/webcam';
+  /**
+   * The referer user's page, on a partner site of another origin (127.0.0.2): the configure page previews its
+   * picture, and the page itself holds the bare `<img>` a partner pastes, as the browser loads it from there.
+   */
+  let partnerUrl = '';
+  let partnerSite: Server | undefined;
   const errors: string[] = [];
 
   beforeAll(async () => {
     // No capture schedules: pictures change only through what the test does.
     portal = await startTestPortal({ demoBackfillMinutes: 0, schedule: false, rateLimitPerMinute: 1000 });
     browser = await launchChromium();
+    const bareImg = `<img src="${portal.url}/api/Image/Get/camera/${SETUP_CAMERA}.jpg" alt="Webcam">`;
+    partnerSite = createServer((_request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>Hotel Seeblick</title>${bareImg}`);
+    });
+    const site = partnerSite;
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.2', resolve));
+    partnerUrl = `http://127.0.0.2:${(site.address() as AddressInfo).port}/seeblick/`;
     // A user who registered earlier (registration itself is the account test's subject).
     const identity = portal.services.identity;
     const passwordHash = await hashPassword(REFERER_USER.password);
@@ -68,6 +83,8 @@ describe('administration screens (Chromium)', () => {
   });
 
   afterAll(async () => {
+    partnerSite?.closeAllConnections();
+    await new Promise((resolve) => (partnerSite ? partnerSite.close(resolve) : resolve(undefined)));
     await browser?.close();
     await portal?.close();
   });
@@ -299,7 +316,7 @@ describe('administration screens (Chromium)', () => {
     const snippet = await page.getByLabel('Einbettungscode').inputValue();
     expect(snippet).toMatch(
       new RegExp(
-        `^<img src="${portal.url}/api/Image/Get/camera/${SETUP_CAMERA}\\.jpg" width="\\d+" height="\\d+" alt="Webcam ${SETUP_CAMERA} – Seecam Zürichsee">$`,
+        `^<img src="${portal.url}/api/Image/Get/camera/${SETUP_CAMERA}\\.jpg" width="\\d+" height="\\d+" alt="Webcam ${SETUP_CAMERA} – Seecam Zürichsee" referrerpolicy="no-referrer-when-downgrade">$`,
       ),
     );
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
@@ -327,6 +344,8 @@ describe('administration screens (Chromium)', () => {
     const before = await shown();
     // The preview shows the picture as the partner's page gets it, its layers included.
     await page.getByText(/das Bild, mit Qualität und Layern/).waitFor();
+    // Why the referrer policy is in the code, next to it.
+    await page.getByText(/lässt den Browser die volle Adresse Ihrer Seite mitsenden/).waitFor();
     await screenshots(page, 'camera-setup');
 
     const layers: { level: string; color: [number, number, number, number] }[] = [
@@ -372,6 +391,33 @@ describe('administration screens (Chromium)', () => {
       last = after;
     }
     await screenshots(page, 'camera-setup-layers');
+
+    // The partner's own page, another origin, with the bare <img> pasted without the referrer policy: the browser
+    // sends only the origin, the origin's only booking for the camera is meant, with its level and layers.
+    const partnerPage = await browser.newPage({ viewport: DESKTOP });
+    const entitlements: Promise<{ referer: string | undefined; headers: Record<string, string> }>[] = [];
+    partnerPage.on('response', (response) => {
+      if (!response.url().startsWith(`${portal.url}/api/Image/Get/camera/`)) return;
+      entitlements.push(
+        Promise.all([response.request().allHeaders(), response.allHeaders()]).then(([sent, headers]) => ({
+          referer: sent.referer,
+          headers,
+        })),
+      );
+    });
+    await partnerPage.goto(partnerUrl);
+    const embedded = partnerPage.getByRole('img', { name: 'Webcam' });
+    await expect
+      .poll(() => embedded.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+    const [entitlement, ...more] = await Promise.all(entitlements);
+    expect(more).toEqual([]);
+    expect(entitlement?.referer).toBe(`${new URL(partnerUrl).origin}/`);
+    expect(entitlement?.headers['x-image-quality']).toBe('MEDIUM; referer booking');
+    expect(entitlement?.headers['x-image-layers']).toMatch(/^b\d+\./);
+    // The booked level's width, not the public one's.
+    expect(await embedded.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(480);
+    await partnerPage.close();
 
     // The time layer disabled without a new image: the picture goes back to base only.
     const time = page.getByRole('region', { name: /Zeit-Layer/ });

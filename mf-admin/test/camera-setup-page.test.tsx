@@ -74,8 +74,11 @@ describe('camera setup', () => {
     const download = screen.getByRole('link', { name: 'Bild herunterladen (Halbinsel-Au.jpg)' });
     expect(download.getAttribute('href')).toBe('/api/Image/Get/camera/Halbinsel-Au.jpg');
     expect((screen.getByLabelText('Einbettungscode') as HTMLTextAreaElement).value).toBe(
-      `<img src="${window.location.origin}/api/Image/Get/camera/Halbinsel-Au.jpg" width="1920" height="1080" alt="Webcam Halbinsel-Au – Seecam Zürichsee">`,
+      `<img src="${window.location.origin}/api/Image/Get/camera/Halbinsel-Au.jpg" width="1920" height="1080" alt="Webcam Halbinsel-Au – Seecam Zürichsee" referrerpolicy="no-referrer-when-downgrade">`,
     );
+    // The partner is told why the policy is in the code.
+    expect(screen.getByLabelText('Einbettungscode').getAttribute('aria-describedby')).toBeTruthy();
+    expect(screen.getByText(/lässt den Browser die volle Adresse Ihrer Seite mitsenden/)).toBeTruthy();
     // This page is not the partner's: its requests do not get the partner's layers, and the caption says so.
     expect(screen.getByText(/So erhält https:\/\/partner\.ch\/ das Bild/)).toBeTruthy();
     expect((screen.getByAltText(/Vorschau/) as HTMLImageElement).src).toContain(

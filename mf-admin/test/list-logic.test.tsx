@@ -107,16 +107,16 @@ describe('layers', () => {
 });
 
 describe('the embed code', () => {
-  it('is an <img> of the absolute image address with the size and an alt text', () => {
+  it('is an <img> of the absolute image address with the size, an alt text and a policy sending the page’s path', () => {
     expect(embedSnippet('https://seecam.example', 'Rapperswil-Seedamm', { width: 1920, height: 1080 })).toBe(
-      '<img src="https://seecam.example/api/Image/Get/camera/Rapperswil-Seedamm.jpg" width="1920" height="1080" alt="Webcam Rapperswil-Seedamm – Seecam Zürichsee">',
+      '<img src="https://seecam.example/api/Image/Get/camera/Rapperswil-Seedamm.jpg" width="1920" height="1080" alt="Webcam Rapperswil-Seedamm – Seecam Zürichsee" referrerpolicy="no-referrer-when-downgrade">',
     );
   });
 
   it('leaves the size out while it is unknown and escapes what it puts in attributes', () => {
     const snippet = embedSnippet('http://localhost:8080', 'Au', null);
     expect(snippet).toBe(
-      '<img src="http://localhost:8080/api/Image/Get/camera/Au.jpg" alt="Webcam Au – Seecam Zürichsee">',
+      '<img src="http://localhost:8080/api/Image/Get/camera/Au.jpg" alt="Webcam Au – Seecam Zürichsee" referrerpolicy="no-referrer-when-downgrade">',
     );
     expect(embedSnippet('http://x.ch', 'a"b', null)).toContain('alt="Webcam a&quot;b');
     expect(embedImageUrl('http://x.ch', 'a b')).toBe('http://x.ch/api/Image/Get/camera/a%20b.jpg');

@@ -3,12 +3,13 @@ import { useId, useRef, useState } from 'react';
 import { cameraImagePath } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/use-admin-api.ts';
 import { useLoaded } from '../loading/use-loaded.ts';
-import { embedSnippet, pagePreviewUrl } from './embed-snippet.ts';
+import { EMBED_REFERRER_POLICY, embedSnippet, pagePreviewUrl } from './embed-snippet.ts';
 
 /** Image size, download link, the `<img>` tag to copy and the composed image as partners see it. */
 export function CameraEmbed({ webcam, url, imageVersion }: { webcam: Webcam; url: string; imageVersion: number }) {
   const api = useAdminApi();
   const snippetId = useId();
+  const snippetNoteId = useId();
   const snippetRef = useRef<HTMLTextAreaElement>(null);
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const info = useLoaded(() => api.cameraInfo(webcam.id), 'Die Bildgrösse ist noch nicht bekannt.', [api, webcam.id]);
@@ -49,10 +50,17 @@ export function CameraEmbed({ webcam, url, imageVersion }: { webcam: Webcam; url
               ref={snippetRef}
               className="embed__snippet"
               readOnly
-              rows={5}
+              rows={6}
               value={snippet}
+              aria-describedby={snippetNoteId}
               onFocus={(event) => event.currentTarget.select()}
             />
+            <p id={snippetNoteId} className="muted embed__note">
+              Bitte unverändert übernehmen: <code>referrerpolicy="{EMBED_REFERRER_POLICY}"</code> lässt den Browser die
+              volle Adresse Ihrer Seite mitsenden, an der wir Ihre Buchung (Qualität und Layer) erkennen. Ohne das
+              Attribut kommt nur die Domain an; das genügt nur, solange auf ihr eine einzige Seite diese Webcam gebucht
+              hat.
+            </p>
           </div>
           <div className="form-actions">
             <button type="button" onClick={() => void copy()}>
