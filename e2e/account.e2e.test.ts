@@ -393,6 +393,34 @@ describe('accounts in the embedded portal (Chromium)', () => {
     await page.close();
   });
 
+  it('tells a signed-in user at /login who is signed in, with Abmelden and the way on, not the login form', async () => {
+    const admin = portal.demoAdmin;
+    if (!admin) throw new Error('The portal created no demo admin');
+    const page = await open('/login');
+    await logIn(page, admin);
+    await page.waitForURL(`${portal.url}/`);
+    await menu(page).getByRole('button', { name: 'Abmelden' }).waitFor();
+
+    // A bookmark or a link to the login page, opened again while signed in.
+    await page.goto(`${portal.url}/login?returnUrl=%2Fedit%2Fwebcams`);
+    const card = page.getByRole('region', { name: 'Sie sind angemeldet' });
+    await card.waitFor();
+    expect(await card.textContent()).toContain(`(${admin.username}).`);
+    expect(await page.getByRole('form', { name: 'Anmelden' }).count()).toBe(0);
+    await screenshots(page, 'login-signed-in');
+    await card.getByRole('link', { name: 'Weiter zur angefragten Seite' }).click();
+    await page.waitForURL(`${portal.url}/edit/webcams`);
+
+    await page.goto(`${portal.url}/login`);
+    await card.getByRole('button', { name: 'Abmelden' }).click();
+    await menu(page).getByRole('link', { name: 'Anmelden' }).waitFor();
+    expect(await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY)).toBeNull();
+    await page.goto(`${portal.url}/login`);
+    await page.getByRole('form', { name: 'Anmelden' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Sie sind angemeldet' }).count()).toBe(0);
+    await page.close();
+  });
+
   it('logs out and reloads once the server refuses both the access token and the refresh', async () => {
     const admin = portal.demoAdmin;
     if (!admin) throw new Error('The portal created no demo admin');

@@ -1,6 +1,6 @@
 import { LOGIN_RULES } from '@lakecams/contracts';
 import { AUTH_PATHS } from '@lakecams/session';
-import { createTestSession, jsonResponse, testUser } from '@lakecams/session/testing';
+import { createTestSession, jsonResponse, testUser, testUserSummary } from '@lakecams/session/testing';
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { currentLocation, fill, messageOf, renderAccount } from './render-account.tsx';
@@ -98,6 +98,45 @@ describe('login page', () => {
     expect(fake.requestsTo(AUTH_PATHS.authenticate)[0]?.body).toEqual({ username: 'alice1', password: 'Secret1!' });
     expect(fake.session.getState().user?.userName).toBe('alice1');
     expect(currentLocation()).toBe(expected);
+  });
+
+  it.each([
+    ['/login?returnUrl=%2Fedit%2Fwebcams', '/edit/webcams', 'Weiter zur angefragten Seite'],
+    ['/login', '/', 'Weiter zur Startseite'],
+    ['/login?returnUrl=https%3A%2F%2Fevil.example%2F', '/', 'Weiter zur Startseite'],
+  ])('tells a signed-in user at %s who is signed in, instead of the forms', async (path, href, goOn) => {
+    const fake = await createTestSession({ user: testUser() });
+    renderAccount(path, fake.session);
+    const card = screen.getByRole('region', { name: 'Sie sind angemeldet' });
+    expect(card.textContent).toContain('Sie sind angemeldet als Alice Muster (alice1).');
+    expect(screen.queryByRole('form', { name: 'Anmelden' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Passwort vergessen?' })).toBeNull();
+    expect(within(card).getByRole('link', { name: goOn }).getAttribute('href')).toBe(href);
+    await act(async () => {
+      fireEvent.click(within(card).getByRole('button', { name: 'Abmelden' }));
+    });
+    expect(fake.requestsTo(AUTH_PATHS.logOut)).toHaveLength(1);
+    expect(fake.session.getState().user).toBeNull();
+    // Signed out, the page offers the login again.
+    expect(loginCard()).toBeTruthy();
+  });
+
+  it('names the user an administrator acts as, besides who is signed in', async () => {
+    const fake = await createTestSession({ user: testUser({ roles: ['Admin'] }) });
+    await act(async () => {
+      await fake.session.impersonate(
+        testUserSummary({
+          id: '6d1f1c9e-0000-4000-8000-000000000002',
+          firstName: 'Rita',
+          lastName: 'Referer',
+          userName: 'rita_referer',
+        }),
+      );
+    });
+    renderAccount('/login', fake.session);
+    expect(screen.getByRole('region', { name: 'Sie sind angemeldet' }).textContent).toContain(
+      'Sie sind angemeldet als Alice Muster (alice1) und handeln als Rita Referer (rita_referer).',
+    );
   });
 
   it('forgot password: email messages, then the request and a link to the reset page', async () => {

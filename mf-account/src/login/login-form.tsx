@@ -22,8 +22,11 @@ function loginFailure(error: unknown): Failure {
   };
 }
 
-/** Signs in and then hands over to `onSignedIn` (the page navigates to the return url). */
-export function LoginForm({ onSignedIn }: { onSignedIn(): void }) {
+/**
+ * Signs in and then hands over to `onSignedIn` (the page navigates to the return url); `onBusy` tells the page
+ * a sign-in is under way, so it keeps the form until it has navigated.
+ */
+export function LoginForm({ onBusy, onSignedIn }: { onBusy?(busy: boolean): void; onSignedIn(): void }) {
   const session = useSessionClient();
   const form = useForm({ username: '', password: '' }, validate);
   const [busy, setBusy] = useState(false);
@@ -33,12 +36,14 @@ export function LoginForm({ onSignedIn }: { onSignedIn(): void }) {
     if (!form.attemptSubmit()) return;
     setBusy(true);
     setFailure(null);
+    onBusy?.(true);
     try {
       await session.login(form.values);
       onSignedIn();
     } catch (error) {
       setFailure(loginFailure(error));
       setBusy(false);
+      onBusy?.(false);
     }
   }
 
