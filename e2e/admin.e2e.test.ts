@@ -439,6 +439,21 @@ describe('administration screens (Chromium)', () => {
     await page.close();
   });
 
+  it('offers an administrator every camera in camera setup, also those nobody booked (product.md §6.4)', async () => {
+    const page = await openAsAdmin('/edit/referer/cameras');
+    await page.getByLabel('Seite (URL)').selectOption(partnerUrl);
+    // Only SETUP_CAMERA is booked for the partner's page; the admin gets all demo cameras for it.
+    await expect
+      .poll(() => page.getByLabel('Webcam', { exact: true }).locator('option').allTextContents())
+      .toEqual(expect.arrayContaining(DEMO_CAMERAS.map((camera) => camera.name)));
+    const unbooked = DEMO_CAMERAS.find((camera) => camera.name !== SETUP_CAMERA)?.name as string;
+    await page.getByLabel('Webcam', { exact: true }).selectOption({ label: unbooked });
+    await page.getByRole('heading', { name: `Layer für ${unbooked}` }).waitFor();
+    await page.getByText(/\d+ × \d+ Pixel/).waitFor();
+    await screenshots(page, 'camera-setup-admin-unbooked');
+    await page.close();
+  });
+
   it('edits the news, which the banner shows from the next page on; empty hides it', async () => {
     const page = await openAsAdmin('/edit/webcams');
     const text = page.getByLabel('Text des Banners');
