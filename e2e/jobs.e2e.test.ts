@@ -50,13 +50,11 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     await expect.poll(() => richterswil.locator('.job-status').textContent()).toBe('Pausiert');
     await richterswil.getByRole('button', { name: /^Fortsetzen / }).click();
     await expect.poll(() => richterswil.getByRole('button', { name: /^Pausieren / }).count()).toBe(1);
-    // The demo cameras were captured this minute already: a second capture is refused with a message.
+    // Captured this minute already (refused) or captured now: either way said in that camera's row.
     await richterswil.getByRole('button', { name: /^Jetzt aufnehmen / }).click();
     await expect
-      .poll(async () =>
-        (await dashboard.getByRole('alert').count()) ? dashboard.getByRole('alert').textContent() : '',
-      )
-      .toMatch(/in dieser Minute schon aufgenommen|^$/);
+      .poll(() => richterswil.getByRole('status').textContent())
+      .toMatch(/in dieser Minute schon aufgenommen|Neues Bild von Richterswil aufgenommen/);
 
     await page.screenshot({ path: join(ARTIFACTS, 'jobs-desktop.png'), fullPage: true });
     await page.setViewportSize(PHONE);
@@ -139,6 +137,46 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     expect(await user.evaluate(() => fetch('/api/Jobs/state').then((answer) => answer.status))).toBe(403);
     await user.close();
   }, 180_000);
+
+  it('says what "Jetzt aufnehmen" came to beside the button clicked, in its row or card, not at the top', async () => {
+    for (const [viewport, size] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const page = await openAsAdmin('/jobs', viewport);
+      const dashboard = page.frameLocator(FRAME);
+      const rows = cameraRows(dashboard);
+      await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(DEMO_CAMERAS.length);
+      // The last row: farthest from the top of the dashboard.
+      const name = ((await rows.last().locator('td').first().textContent()) ?? '').trim();
+      const row = rows.filter({ hasText: name });
+      const button = row.getByRole('button', { name: `Jetzt aufnehmen ${name}` });
+      await button.click();
+      const result = row.getByRole('status');
+      await expect
+        .poll(() => result.textContent())
+        .toMatch(new RegExp(`in dieser Minute schon aufgenommen|Neues Bild von ${name} aufgenommen`));
+      expect(await dashboard.getByRole('alert').count()).toBe(0);
+      expect(await dashboard.getByText(/schon aufgenommen|Neues Bild von/).count()).toBe(1);
+      // Right under the row's buttons (side by side or stacked), inside the row's (or card's) box.
+      const [at, buttons, shown, inRow] = await Promise.all([
+        button.boundingBox(),
+        row.locator('.row-actions').boundingBox(),
+        result.boundingBox(),
+        row.boundingBox(),
+      ]);
+      if (!at || !buttons || !shown || !inRow) throw new Error('button, result or row not shown');
+      expect(shown.y).toBeGreaterThanOrEqual(buttons.y + buttons.height - 1);
+      expect(shown.y - (buttons.y + buttons.height)).toBeLessThan(24);
+      expect(shown.y - (at.y + at.height)).toBeLessThan(80);
+      expect(shown.y + shown.height).toBeLessThanOrEqual(inRow.y + inRow.height + 1);
+      expect(shown.x).toBeGreaterThanOrEqual(inRow.x);
+      expect(shown.x + shown.width).toBeLessThanOrEqual(inRow.x + inRow.width + 1);
+      await result.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `jobs-capture-result-${size}.png`) });
+      await page.close();
+    }
+  });
 
   it('fills a phone screen, each camera a card with its status and actions', async () => {
     const page = await openAsAdmin('/jobs', PHONE);

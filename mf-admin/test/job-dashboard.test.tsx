@@ -194,7 +194,7 @@ describe('the job dashboard', () => {
     await screen.findByRole('button', { name: 'Pausieren Rapperswil-Seedamm' });
   });
 
-  it('captures now, and says in German why the server refused or why the capture failed', async () => {
+  it('captures now, and says in German in the camera’s row what came of it, announced', async () => {
     let answer = () =>
       jsonResponse(
         { statusCode: 409, error: 'Conflict', message: 'This camera was captured this minute already' },
@@ -206,22 +206,23 @@ describe('the job dashboard', () => {
       'POST /api/Jobs/retry': () => answer(),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Jetzt aufnehmen Ufenau' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Diese Kamera wurde in dieser Minute schon aufgenommen.',
-    );
+    // Beside the button that was clicked, in a live region, not at the top of the page.
+    const result = () => within(rowOf('Ufenau')).getByRole('status');
+    await waitFor(() => expect(result().textContent).toBe('Diese Kamera wurde in dieser Minute schon aufgenommen.'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(within(rowOf('Rapperswil-Seedamm')).getByRole('status').textContent).toBe('');
     expect(sent.some((request) => request.path === '/api/Jobs/retry?webcamId=2')).toBe(true);
 
     answer = () => jsonResponse({ outcome: 'failed', error: 'Camera unreachable: timeout' });
     fireEvent.click(screen.getByRole('button', { name: 'Jetzt aufnehmen Ufenau' }));
     await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toBe(
-        'Die Aufnahme von Ufenau hat nicht geklappt: Camera unreachable: timeout',
-      ),
+      expect(result().textContent).toBe('Die Aufnahme von Ufenau hat nicht geklappt: Camera unreachable: timeout'),
     );
 
     answer = () => jsonResponse({ outcome: 'captured', image: { webcamId: 2, name: '202611251101' } });
     fireEvent.click(screen.getByRole('button', { name: 'Jetzt aufnehmen Ufenau' }));
-    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    await waitFor(() => expect(result().textContent).toBe('Neues Bild von Ufenau aufgenommen.'));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows nothing of the jobs to a user who is no administrator', async () => {

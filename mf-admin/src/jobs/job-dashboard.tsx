@@ -130,6 +130,20 @@ function useJobState(jobs: JobsApi, refreshMs: number) {
   return { ...loaded, refresh };
 }
 
+interface ActionResult {
+  tone: 'success' | 'error';
+  text: string;
+}
+
+/** A row's live region, there before any text so that screen readers announce what comes into it. */
+function ActionResultText({ result }: { result: ActionResult | undefined }) {
+  return (
+    <p className={`job-action-result${result ? ` job-action-result--${result.tone}` : ''}`} role="status">
+      {result?.text}
+    </p>
+  );
+}
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
@@ -148,15 +162,24 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 export function JobDashboard({ api, refreshMs = REFRESH_MS }: { api: ApiClient; refreshMs?: number }) {
   const jobs = useMemo(() => jobsApi(api), [api]);
   const { state, timelapses, problem, refresh } = useJobState(jobs, refreshMs);
-  const [notice, setNotice] = useState<string | null>(null);
+  // What an action came to, per camera: shown in that camera's row, where the administrator clicked.
+  const [results, setResults] = useState<ReadonlyMap<number, ActionResult>>(new Map());
   const [acting, setActing] = useState<ReadonlySet<number>>(new Set());
 
-  async function act(camera: CameraJobs, call: () => Promise<string | null>) {
+  async function act(camera: CameraJobs, call: () => Promise<ActionResult | null>) {
+    const show = (result: ActionResult | null) =>
+      setResults((current) => {
+        const next = new Map(current);
+        if (result) next.set(camera.webcamId, result);
+        else next.delete(camera.webcamId);
+        return next;
+      });
     setActing((current) => new Set(current).add(camera.webcamId));
+    show(null);
     try {
-      setNotice(await call());
+      show(await call());
     } catch (error) {
-      setNotice(failureMessage(error, 'Die Aktion hat nicht geklappt.'));
+      show({ tone: 'error', text: failureMessage(error, 'Die Aktion hat nicht geklappt.') });
     } finally {
       setActing((current) => {
         const next = new Set(current);
@@ -169,7 +192,9 @@ export function JobDashboard({ api, refreshMs = REFRESH_MS }: { api: ApiClient; 
   const captureNow = (camera: CameraJobs) =>
     act(camera, async () => {
       const result = await jobs.retry(camera.webcamId);
-      return result.outcome === 'failed' ? `Die Aufnahme von ${camera.name} hat nicht geklappt: ${result.error}` : null;
+      return result.outcome === 'failed'
+        ? { tone: 'error', text: `Die Aufnahme von ${camera.name} hat nicht geklappt: ${result.error}` }
+        : { tone: 'success', text: `Neues Bild von ${camera.name} aufgenommen.` };
     });
   const setPaused = (camera: CameraJobs, paused: boolean) =>
     act(camera, async () => {
@@ -201,26 +226,29 @@ export function JobDashboard({ api, refreshMs = REFRESH_MS }: { api: ApiClient; 
       label: 'Aktionen',
       actions: true,
       cell: (camera) => (
-        <div className="row-actions">
-          <button
-            type="button"
-            className="button--small"
-            aria-label={`Jetzt aufnehmen ${camera.name}`}
-            disabled={acting.has(camera.webcamId)}
-            onClick={() => void captureNow(camera)}
-          >
-            Jetzt aufnehmen
-          </button>
-          <button
-            type="button"
-            className="button--small button--secondary"
-            aria-label={`${camera.paused ? 'Fortsetzen' : 'Pausieren'} ${camera.name}`}
-            disabled={acting.has(camera.webcamId)}
-            onClick={() => void setPaused(camera, !camera.paused)}
-          >
-            {camera.paused ? 'Fortsetzen' : 'Pausieren'}
-          </button>
-        </div>
+        <>
+          <div className="row-actions">
+            <button
+              type="button"
+              className="button--small"
+              aria-label={`Jetzt aufnehmen ${camera.name}`}
+              disabled={acting.has(camera.webcamId)}
+              onClick={() => void captureNow(camera)}
+            >
+              Jetzt aufnehmen
+            </button>
+            <button
+              type="button"
+              className="button--small button--secondary"
+              aria-label={`${camera.paused ? 'Fortsetzen' : 'Pausieren'} ${camera.name}`}
+              disabled={acting.has(camera.webcamId)}
+              onClick={() => void setPaused(camera, !camera.paused)}
+            >
+              {camera.paused ? 'Fortsetzen' : 'Pausieren'}
+            </button>
+          </div>
+          <ActionResultText result={results.get(camera.webcamId)} />
+        </>
       ),
     },
   ];
@@ -235,9 +263,9 @@ export function JobDashboard({ api, refreshMs = REFRESH_MS }: { api: ApiClient; 
             ? ''
             : 'Wird geladen …'}
       </p>
-      {(problem ?? notice) && (
+      {problem && (
         <Notice tone="error">
-          <p>{problem ?? notice}</p>
+          <p>{problem}</p>
         </Notice>
       )}
       {state && (
