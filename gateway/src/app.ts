@@ -66,10 +66,22 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const remoteManifests = remoteManifestSource(options);
   const tiles = tileOrigins((options.mapTiles ?? DEFAULT_MAP_TILES).url);
   const devOrigins = [...LOOPBACK_ORIGINS, ...(options.devRemoteOrigins ?? [])];
+  const pictures = foreignOrigins(options.pictureBaseUrl ? [options.pictureBaseUrl] : []);
+  // The remotes' origins, read at most once a second: every answer needs them, a release changes them rarely.
+  let remoteOrigins: { at: number; origins: Promise<string[]> } | null = null;
+  const remotesOf = (request: FastifyRequest) => {
+    if (!remoteOrigins || Date.now() - remoteOrigins.at >= 1000) {
+      remoteOrigins = {
+        at: Date.now(),
+        origins: remoteManifests(request.log).then((manifests) => foreignOrigins(Object.values(manifests))),
+      };
+    }
+    return remoteOrigins.origins;
+  };
   const policySources = async (request: FastifyRequest): Promise<PolicySources> => ({
-    remotes: foreignOrigins(Object.values(await remoteManifests(request.log))),
+    remotes: await remotesOf(request),
     tiles,
-    pictures: foreignOrigins(options.pictureBaseUrl ? [options.pictureBaseUrl] : []),
+    pictures,
     dev: wantsDevSources(request.url, request.headers.cookie) ? devOrigins : [],
   });
   app.addHook('onRequest', async (request, reply) => {
