@@ -1,4 +1,4 @@
-import type { Webcam } from '@lakecams/contracts';
+import { PICTURE_TOO_LARGE_MESSAGE, type Webcam } from '@lakecams/contracts';
 import { jsonResponse } from '@lakecams/session/testing';
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -183,16 +183,22 @@ describe('the upload dialog', () => {
     expect(screen.getByText('Das Bild ist jetzt das aktuelle Bild der Webcam.')).toBeTruthy();
   });
 
-  it('says so when the server refuses the picture', async () => {
+  // The services answer in English; the admin reads German (a name that is no picture, a truncated one, 8K+).
+  it.each([
+    ['The file is not an image', 400, 'Die Datei ist kein Bild.'],
+    [PICTURE_TOO_LARGE_MESSAGE, 413, 'Das Bild ist zu gross: höchstens 7680 × 4320 Pixel.'],
+    ['request file too large', 413, 'Die Datei ist zu gross.'],
+    ['Something new', 400, 'Something new'],
+  ])('says in German why the server refuses the picture (%s)', async (message, status, shown) => {
     await openDialog('Bild hochladen', {
-      '/api/Image/Upload': () => jsonResponse({ statusCode: 400, error: 'Bad Request', message: 'Not an image' }, 400),
+      '/api/Image/Upload': () => jsonResponse({ statusCode: status, error: 'Bad Request', message }, status),
     });
     const picture = new File(['x'], 'x.jpg', { type: 'image/jpeg' });
     fireEvent.change(screen.getByLabelText('Bilddatei (JPEG, PNG oder WebP)'), { target: { files: [picture] } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Hochladen' }));
     });
-    expect(screen.getByRole('alert').textContent).toBe('Not an image');
+    expect(screen.getByRole('alert').textContent).toBe(shown);
   });
 });
 

@@ -209,6 +209,20 @@ describe('camera setup', () => {
     expect(within(screen.getByRole('region', { name: /Offline-Layer/ })).getByText('Keine Layer.')).toBeTruthy();
   });
 
+  it('says in German when the server finds the layer file is no image', async () => {
+    await openPage({
+      '/api/Referer/SetLayer/layer': () =>
+        jsonResponse({ statusCode: 400, error: 'Bad Request', message: 'The file is not an image' }, 400),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Layer hinzufügen (Basis-Layer)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Basis-Layer: neuer Layer' });
+    fireEvent.change(within(dialog).getByLabelText('Bild des Layers'), { target: { files: [png()] } });
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Mit Bild speichern' }));
+    });
+    expect(within(dialog).getByRole('alert').textContent).toBe('Die Datei ist kein Bild.');
+  });
+
   it('deletes a layer after confirmation', async () => {
     const { fake } = await openPage({ '/api/Referer/DeleteLayer/layer': () => textResponse('true') });
     fireEvent.click(await screen.findByRole('button', { name: 'Layer 11 löschen' }));

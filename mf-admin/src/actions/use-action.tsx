@@ -1,5 +1,6 @@
-import { FormActions, failureMessage, Notice } from '@lakecams/ui-kit';
+import { FormActions, Notice } from '@lakecams/ui-kit';
 import { useCallback, useState } from 'react';
+import { adminFailureMessage } from './admin-messages.ts';
 
 type ActionState = 'idle' | 'busy' | 'done' | { failure: string };
 
@@ -25,7 +26,7 @@ export function useAction(): Action {
       return true;
     } catch (error) {
       // Shown to the user; nothing for the console.
-      setState({ failure: failureMessage(error, failure) });
+      setState({ failure: adminFailureMessage(error, failure) });
       return false;
     }
   }, []);
