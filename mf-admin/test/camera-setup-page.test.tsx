@@ -223,6 +223,39 @@ describe('camera setup', () => {
     expect(within(dialog).getByRole('alert').textContent).toBe('Die Datei ist kein Bild.');
   });
 
+  // As svc-imaging draws them: base over every picture, one matching ad per picture in turn, offline instead of it.
+  it('says what each layer group does, and the offline dialog that its image replaces the picture', async () => {
+    await openPage();
+    const group = (name: RegExp) => screen.getByRole('region', { name });
+    expect(
+      await within(await screen.findByRole('region', { name: /Basis-Layer/ })).findByText(
+        /^Wird über jedes Bild gelegt, z\. B\. ein Logo/,
+      ),
+    ).toBeTruthy();
+    expect(
+      within(group(/Zeit-Layer/)).getByText(/Bei drei Werbungen erscheint jede auf jedem dritten Bild\./),
+    ).toBeTruthy();
+    expect(
+      within(group(/Offline-Layer/)).getByText(
+        /^Ersetzt das aktuelle Bild, solange die Kamera offline ist: drei Intervalle lang nichts geliefert oder zweimal/,
+      ),
+    ).toBeTruthy();
+
+    const hintOf = (level: string) => {
+      fireEvent.click(screen.getByRole('button', { name: `Layer hinzufügen (${level})` }));
+      const dialog = screen.getByRole('dialog', { name: `${level}: neuer Layer` });
+      const input = within(dialog).getByLabelText('Bild des Layers');
+      const hint = document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Abbrechen' }));
+      return hint;
+    };
+    expect(hintOf('Basis-Layer')).toMatch(/wird über das Kamerabild gelegt\.$/);
+    expect(hintOf('Zeit-Layer')).toMatch(/wird über das Kamerabild gelegt, wenn die Werbung an der Reihe ist\.$/);
+    const offline = hintOf('Offline-Layer');
+    expect(offline).toMatch(/^Ersetzt das Kamerabild, solange die Kamera offline ist/);
+    expect(offline).not.toMatch(/über das Kamerabild gelegt/);
+  });
+
   it('deletes a layer after confirmation', async () => {
     const { fake } = await openPage({ '/api/Referer/DeleteLayer/layer': () => textResponse('true') });
     fireEvent.click(await screen.findByRole('button', { name: 'Layer 11 löschen' }));

@@ -4,7 +4,7 @@ import { FormActions, ModalDialog, TextField, useForm } from '@lakecams/ui-kit';
 import { useEffect, useId, useState } from 'react';
 import { ActionFailure, useAction } from '../actions/use-action.tsx';
 import { useAdminApi } from '../api/use-admin-api.ts';
-import { LEVEL_TITLES } from './layer-levels.ts';
+import { LEVEL_IMAGE_HINTS, LEVEL_TITLES } from './layer-levels.ts';
 
 export const LAYER_IMAGE_TYPES = 'image/png,image/jpeg,image/webp';
 
@@ -92,7 +92,7 @@ export function LayerEditorDialog({
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
           />
           <div className="form-field__meta">
-            <span id={`${fileId}-hint`}>PNG mit Transparenz wird über das Kamerabild gelegt.</span>
+            <span id={`${fileId}-hint`}>{LEVEL_IMAGE_HINTS[layer.level]}</span>
           </div>
         </div>
         {filePreview && <img className="layer-image layer-image--large" src={filePreview} alt="Gewähltes Bild" />}
