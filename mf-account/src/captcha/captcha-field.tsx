@@ -1,6 +1,7 @@
 import type { CaptchaAction } from '@lakecams/contracts';
 import { useSessionClient } from '@lakecams/session';
 import { useEffect, useRef, useState } from 'react';
+import './captcha-field.css';
 import { loadAltcha } from './load-altcha.ts';
 import { loadRecaptcha } from './load-recaptcha.ts';
 
