@@ -1,4 +1,5 @@
 import { createInProcessBus } from '@lakecams/bus';
+import { CameraDeleted } from '@lakecams/contracts/messages';
 import Fastify from 'fastify';
 import { request } from 'node:http';
 import { expect, it, onTestFinished } from 'vitest';
@@ -30,3 +31,45 @@ it('closes while a page still holds its event stream open, ending the stream', a
   await app.close();
   expect(await ended).toContain('retry: 5000');
 });
+
+it('tells open pages of each camera an administrator deletes, not of deletions before they connected', async () => {
+  const bus = createInProcessBus();
+  onTestFinished(() => bus.close());
+  // Deleted before the gateway started: the gateway reads it while following, no page hears it.
+  await bus.publishEvent(CameraDeleted.subject, { id: 3, name: 'Alt' });
+  const app = Fastify();
+  onTestFinished(() => app.close());
+  await app.register(liveEventsPlugin, { bus });
+  const url = new URL('/api/Events/stream', await app.listen({ host: '127.0.0.1', port: 0 }));
+  const frames = await openStream(url);
+  await frames.next('retry: 5000');
+  await bus.publishEvent(CameraDeleted.subject, { id: 7, name: 'Richterswil', pattern: 'http://cam/x.jpg' });
+  await bus.publishEvent(CameraDeleted.subject, { id: 8 });
+  expect(await frames.next('"webcamId":8')).toBe(
+    'retry: 5000\n\n' +
+      'event: removed\ndata: {"webcamId":7,"camera":"Richterswil"}\n\n' +
+      'event: removed\ndata: {"webcamId":8}\n\n',
+  );
+});
+
+/** Reads a stream as it arrives; `next(text)` waits until the body so far holds `text` and answers it. The request ends with the test. */
+async function openStream(url: URL) {
+  let body = '';
+  let waiting: (() => void) | undefined;
+  const req = request(url, (response) => {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      body += chunk;
+      waiting?.();
+    });
+  });
+  req.on('error', () => {});
+  req.end();
+  onTestFinished(() => void req.destroy());
+  return {
+    async next(text: string): Promise<string> {
+      while (!body.includes(text)) await new Promise<void>((resolve) => (waiting = resolve));
+      return body;
+    },
+  };
+}

@@ -1,7 +1,8 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listedCameras, withLiveImage } from '../src/cameras/camera-list.ts';
-import { createLiveImageFeed, LIVE_EVENTS_PATH, parseImageEvent } from '../src/live/live-images.ts';
+import { withoutCameras } from '../src/cameras/use-listed-cameras.ts';
+import { createLiveImageFeed, LIVE_EVENTS_PATH, parseImageEvent, parseRemovalEvent } from '../src/live/live-images.ts';
 import { FakeEventSource, image, ITEMS, renderAt, stubApi } from './fixtures.tsx';
 
 describe('parseImageEvent', () => {
@@ -12,6 +13,19 @@ describe('parseImageEvent', () => {
     expect(parseImageEvent(JSON.stringify({ ...valid, name: '../../etc' }))).toBeNull();
     expect(parseImageEvent(JSON.stringify({ ...valid, lat: '47' }))).toBeNull();
     expect(parseImageEvent('null')).toBeNull();
+  });
+});
+
+describe('parseRemovalEvent', () => {
+  it('reads a camera id with its name, or the id alone, and refuses anything else', () => {
+    expect(parseRemovalEvent('{"webcamId":7,"camera":"Richterswil"}')).toEqual({ webcamId: 7, camera: 'Richterswil' });
+    expect(parseRemovalEvent('{"webcamId":7}')).toEqual({ webcamId: 7 });
+    expect(parseRemovalEvent('{"webcamId":7,"camera":42}')).toEqual({ webcamId: 7 });
+    expect(parseRemovalEvent('{"webcamId":"7"}')).toBeNull();
+    expect(parseRemovalEvent('{"webcamId":0}')).toBeNull();
+    expect(parseRemovalEvent('{"webcamId":1.5}')).toBeNull();
+    expect(parseRemovalEvent('not json')).toBeNull();
+    expect(parseRemovalEvent('null')).toBeNull();
   });
 });
 
@@ -36,6 +50,28 @@ describe('the live image feed', () => {
     FakeEventSource.instances[0]?.emit('image', 'garbage');
     expect(first.mock.calls).toEqual([[next]]);
     expect(second.mock.calls).toEqual([[next]]);
+  });
+
+  it('passes removals to those who listen for them, images to those who listen for images', () => {
+    const feed = createLiveImageFeed(openFake);
+    const images = vi.fn();
+    const removals = vi.fn();
+    const both = { image: vi.fn(), removed: vi.fn() };
+    const stops = [feed.subscribe(images), feed.subscribe({ removed: removals }), feed.subscribe(both)];
+    expect(FakeEventSource.instances).toHaveLength(1);
+    const stream = FakeEventSource.instances[0];
+    stream?.emit('removed', { webcamId: 4, camera: 'Staefa_Hafen' });
+    stream?.emit('removed', { webcamId: 'four' });
+    const next = image(1, '202611221210');
+    stream?.emit('image', next);
+    expect(images.mock.calls).toEqual([[next]]);
+    expect(removals.mock.calls).toEqual([[{ webcamId: 4, camera: 'Staefa_Hafen' }]]);
+    expect(both.removed.mock.calls).toEqual(removals.mock.calls);
+    expect(both.image.mock.calls).toEqual(images.mock.calls);
+    for (const stop of stops) stop();
+    expect(feed.listenerCount).toBe(0);
+    vi.advanceTimersByTime(2000);
+    expect(stream?.closed).toBe(true);
   });
 
   it('closes the stream a little after the last listener left, unless another comes', () => {
@@ -74,6 +110,15 @@ describe('withLiveImage', () => {
   });
 });
 
+describe('withoutCameras', () => {
+  const cameras = listedCameras(ITEMS);
+
+  it('drops the removed cameras and keeps the same list when none of them was listed', () => {
+    expect(withoutCameras(cameras, new Set([4])).map((camera) => camera.webcam.id)).toEqual([1, 5]);
+    expect(withoutCameras(cameras, new Set([2, 99]))).toBe(cameras);
+  });
+});
+
 describe('live updates on the webcams page', () => {
   beforeEach(() => {
     // The page's feed is a module singleton that may still hold the stream of a previous test.
@@ -106,5 +151,40 @@ describe('live updates on the webcams page', () => {
     act(() => FakeEventSource.open().at(-1)?.emit('image', image(2, '202611221210')));
     expect(await screen.findByRole('img', { name: /Dunkel/ })).toBeTruthy();
     expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops the card of a camera an administrator deleted without reloading the page', async () => {
+    stubApi({ '/api/Webcam/GetImages': [Response.json(ITEMS)] });
+    await renderAt('/webcams');
+    await screen.findByRole('img', { name: /Staefa_Hafen/ });
+    const stream = FakeEventSource.open().at(-1);
+    act(() => stream?.emit('removed', { webcamId: 4, camera: 'Staefa_Hafen' }));
+    expect(screen.queryByRole('img', { name: /Staefa_Hafen/ })).toBeNull();
+    expect(screen.getByRole('img', { name: /Rapperswil-Seedamm/ })).toBeTruthy();
+    // A late picture of the deleted camera does not bring it back.
+    act(() => stream?.emit('image', image(4, '202611221210')));
+    expect(screen.queryByRole('img', { name: /Staefa_Hafen/ })).toBeNull();
+  });
+
+  it('keeps a deleted camera out of a list answered before the deletion', async () => {
+    const fetch = stubApi({
+      '/api/Webcam/GetImages': [
+        Response.json(ITEMS),
+        Response.json([
+          ...ITEMS.slice(0, 1),
+          { webcam: ITEMS[1]?.webcam, images: [image(2, '202611221210')] },
+          ...ITEMS.slice(2),
+        ]),
+      ],
+    });
+    await renderAt('/webcams');
+    await screen.findByRole('img', { name: /Staefa_Hafen/ });
+    const stream = FakeEventSource.open().at(-1);
+    // A first picture makes the page fetch the list again; the camera is deleted while that answer is under way.
+    act(() => stream?.emit('image', image(2, '202611221210')));
+    act(() => stream?.emit('removed', { webcamId: 4 }));
+    expect(await screen.findByRole('img', { name: /Dunkel/ })).toBeTruthy();
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('img', { name: /Staefa_Hafen/ })).toBeNull();
   });
 });

@@ -1,13 +1,20 @@
 import { type Bus, type Subscription, typedBus } from '@lakecams/bus';
-import { ImageListed } from '@lakecams/contracts/messages';
+import { CameraDeleted, ImageListed } from '@lakecams/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 
 const KEEPALIVE_MS = 25_000;
 
+/** What a `removed` event carries: the deleted camera's id, and its name when the bus told it. */
+export interface CameraRemoval {
+  webcamId: number;
+  camera?: string;
+}
+
 /**
- * `GET /api/Events/stream`: server-sent events to open pages. Each new image becomes an `image` event,
- * so maps, lists and camera pages update without reloading (docs/product.md §4.8).
+ * `GET /api/Events/stream`: server-sent events to open pages. Each new image becomes an `image` event and
+ * each camera an administrator deletes a `removed` event, so maps, lists and camera pages follow without
+ * reloading (docs/product.md §4.8).
  */
 export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus }) {
   const clients = new Set<ServerResponse>();
@@ -15,8 +22,15 @@ export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus
     const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const client of clients) client.write(frame);
   };
-  let subscription: Subscription | undefined = await typedBus(options.bus, app.log).subscribe(ImageListed, (image) =>
-    broadcast('image', image),
+  const bus = typedBus(options.bus, app.log);
+  const subscriptions: Subscription[] = [await bus.subscribe(ImageListed, (image) => broadcast('image', image))];
+  // A deletion is a durable event, which core subscribers never see: every gateway replica follows it. The
+  // deletions stored before are read first, while no page is connected yet, so they reach nobody.
+  subscriptions.push(
+    await bus.follow(CameraDeleted, ({ id, name }) => {
+      const removal: CameraRemoval = name === undefined ? { webcamId: id } : { webcamId: id, camera: name };
+      broadcast('removed', removal);
+    }),
   );
   const keepalive = setInterval(() => {
     for (const client of clients) client.write(': keepalive\n\n');
@@ -46,7 +60,6 @@ export async function liveEventsPlugin(app: FastifyInstance, options: { bus: Bus
     clients.clear();
   });
   app.addHook('onClose', async () => {
-    await subscription?.unsubscribe();
-    subscription = undefined;
+    await Promise.all(subscriptions.splice(0).map((subscription) => subscription.unsubscribe()));
   });
 }

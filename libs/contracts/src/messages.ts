@@ -127,7 +127,7 @@ export const CameraUpserted = event(
 );
 export const CameraDeleted = event(
   'webcam.camera.deleted',
-  Type.Object({ id: WebcamId }),
+  Type.Object({ id: WebcamId, name: Type.Optional(Type.String()) }),
   'A camera was deleted (the payload is the camera as it was)',
 );
 export const AccessChanged = event(

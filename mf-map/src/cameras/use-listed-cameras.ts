@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLiveImages } from '../live/live-images.ts';
+import { useLiveImages, useLiveRemovals } from '../live/live-images.ts';
 import { fetchListedCameras, type ListedCamera, withLiveImage } from './camera-list.ts';
 
 export type ListedCameras =
@@ -7,16 +7,30 @@ export type ListedCameras =
   | { status: 'failed' }
   | { status: 'ready'; cameras: readonly ListedCamera[] };
 
-/** The listed cameras, kept current by live image events; remount (a new `key`) to retry after a failure. */
+/** The cameras without those of `removed`; the same array when none of them was listed. */
+export function withoutCameras(
+  cameras: readonly ListedCamera[],
+  removed: ReadonlySet<number>,
+): readonly ListedCamera[] {
+  const kept = cameras.filter((camera) => !removed.has(camera.webcam.id));
+  return kept.length === cameras.length ? cameras : kept;
+}
+
+/**
+ * The listed cameras, kept current by live events: new images, and cameras an administrator deletes leave;
+ * remount (a new `key`) to retry after a failure.
+ */
 export function useListedCameras(): ListedCameras {
   const [cameras, setCameras] = useState<ListedCameras>({ status: 'loading' });
   const latest = useRef(cameras);
   latest.current = cameras;
   const mounted = useRef(new AbortController());
+  // Deleted while this page is open: a list answered before the deletion must not bring them back.
+  const removed = useRef(new Set<number>());
 
   const load = useCallback(() => {
     fetchListedCameras(mounted.current.signal).then(
-      (list) => setCameras({ status: 'ready', cameras: list }),
+      (list) => setCameras({ status: 'ready', cameras: withoutCameras(list, removed.current) }),
       (error: unknown) => {
         if (mounted.current.signal.aborted) return;
         console.error('Loading the camera list failed', error);
@@ -34,11 +48,20 @@ export function useListedCameras(): ListedCameras {
 
   useLiveImages((image) => {
     const current = latest.current;
-    if (current.status !== 'ready') return;
+    if (current.status !== 'ready' || removed.current.has(image.webcamId)) return;
     const update = withLiveImage(current.cameras, image);
     // A camera's first image: it joins the list, with its webcam record.
     if (!update.known) load();
     else if (update.cameras !== current.cameras) setCameras({ status: 'ready', cameras: update.cameras });
+  });
+
+  useLiveRemovals(({ webcamId }) => {
+    removed.current.add(webcamId);
+    setCameras((current) => {
+      if (current.status !== 'ready') return current;
+      const kept = withoutCameras(current.cameras, removed.current);
+      return kept === current.cameras ? current : { status: 'ready', cameras: kept };
+    });
   });
 
   return cameras;

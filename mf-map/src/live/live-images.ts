@@ -1,12 +1,28 @@
 import type { Image } from '@lakecams/contracts';
 import { useEffect, useRef } from 'react';
 
-/** Server-sent events of the gateway: event `image`, data an `Image`. */
+/**
+ * Server-sent events of the gateway: event `image`, data an `Image`; event `removed`, data a `CameraRemoval`
+ * (an administrator deleted the camera).
+ */
 export const LIVE_EVENTS_PATH = '/api/Events/stream';
 /** Keeps the stream open across a page change inside this app, so navigating does not reconnect. */
 const CLOSE_DELAY_MS = 2_000;
 
+/** A camera an administrator deleted: its id, and its name when the server knew it. */
+export interface CameraRemoval {
+  webcamId: number;
+  camera?: string;
+}
+
 export type ImageListener = (image: Image) => void;
+export type RemovalListener = (removal: CameraRemoval) => void;
+
+/** What one subscriber hears; a bare function hears images only. */
+export interface LiveListener {
+  image?: ImageListener;
+  removed?: RemovalListener;
+}
 
 interface EventStream {
   addEventListener(type: string, listener: (event: MessageEvent) => void): void;
@@ -17,16 +33,20 @@ export type OpenEventStream = (url: string) => EventStream | null;
 
 const openBrowserStream: OpenEventStream = (url) => (typeof EventSource === 'undefined' ? null : new EventSource(url));
 
-/** The event's data as an Image, or null when it is not one (never trust the wire). */
-export function parseImageEvent(data: unknown): Image | null {
+function parseJsonObject(data: unknown): Record<string, unknown> | null {
   let value: unknown;
   try {
     value = typeof data === 'string' ? JSON.parse(data) : data;
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null) return null;
-  const image = value as Record<string, unknown>;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+}
+
+/** The event's data as an Image, or null when it is not one (never trust the wire). */
+export function parseImageEvent(data: unknown): Image | null {
+  const image = parseJsonObject(data);
+  if (!image) return null;
   const numbers = ['lat', 'lng', 'direction', 'webcamId'].every((key) => typeof image[key] === 'number');
   if (!numbers || typeof image.name !== 'string' || !/^\d{12}$/.test(image.name)) return null;
   return {
@@ -38,28 +58,45 @@ export function parseImageEvent(data: unknown): Image | null {
   };
 }
 
+/** The event's data as a removal, or null when it names no camera id. */
+export function parseRemovalEvent(data: unknown): CameraRemoval | null {
+  const removal = parseJsonObject(data);
+  const webcamId = removal?.webcamId;
+  if (typeof webcamId !== 'number' || !Number.isInteger(webcamId) || webcamId < 1) return null;
+  const camera = removal?.camera;
+  return typeof camera === 'string' && camera !== '' ? { webcamId, camera } : { webcamId };
+}
+
 /** One EventSource for the whole page, opened for the first listener and closed after the last (it reconnects by itself). */
 export function createLiveImageFeed(open: OpenEventStream = openBrowserStream, closeDelayMs = CLOSE_DELAY_MS) {
-  const listeners = new Set<ImageListener>();
+  const listeners = new Set<LiveListener>();
   let stream: EventStream | null = null;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const dispatch = (event: MessageEvent) => {
+  const dispatchImage = (event: MessageEvent) => {
     const image = parseImageEvent(event.data);
     if (!image) return;
-    for (const listener of [...listeners]) listener(image);
+    for (const listener of [...listeners]) listener.image?.(image);
+  };
+  const dispatchRemoval = (event: MessageEvent) => {
+    const removal = parseRemovalEvent(event.data);
+    if (!removal) return;
+    for (const listener of [...listeners]) listener.removed?.(removal);
   };
 
   return {
-    subscribe(listener: ImageListener): () => void {
-      listeners.add(listener);
+    subscribe(listener: ImageListener | LiveListener): () => void {
+      // Its own object per call, so the same function subscribed twice is two listeners.
+      const entry: LiveListener = typeof listener === 'function' ? { image: listener } : { ...listener };
+      listeners.add(entry);
       clearTimeout(closeTimer);
       if (!stream) {
         stream = open(LIVE_EVENTS_PATH);
-        stream?.addEventListener('image', dispatch);
+        stream?.addEventListener('image', dispatchImage);
+        stream?.addEventListener('removed', dispatchRemoval);
       }
       return () => {
-        listeners.delete(listener);
+        listeners.delete(entry);
         if (listeners.size > 0) return;
         clearTimeout(closeTimer);
         closeTimer = setTimeout(() => {
@@ -74,13 +111,24 @@ export function createLiveImageFeed(open: OpenEventStream = openBrowserStream, c
   };
 }
 
+export type LiveFeed = ReturnType<typeof createLiveImageFeed>;
+
 export const liveImages = createLiveImageFeed();
 
 /** Calls `onImage` for every new image while the component is mounted; the latest callback is used. */
-export function useLiveImages(onImage: ImageListener, feed = liveImages): void {
+export function useLiveImages(onImage: ImageListener, feed: LiveFeed = liveImages): void {
   const current = useRef(onImage);
   useEffect(() => {
     current.current = onImage;
   });
   useEffect(() => feed.subscribe((image) => current.current(image)), [feed]);
+}
+
+/** Calls `onRemoved` for every camera an administrator deletes while the component is mounted. */
+export function useLiveRemovals(onRemoved: RemovalListener, feed: LiveFeed = liveImages): void {
+  const current = useRef(onRemoved);
+  useEffect(() => {
+    current.current = onRemoved;
+  });
+  useEffect(() => feed.subscribe({ removed: (removal) => current.current(removal) }), [feed]);
 }
