@@ -16,7 +16,7 @@ import {
   wrkInTurns,
 } from './harness.ts';
 import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
-import { resolvePicture, setPublicQuality } from './portals.ts';
+import { resolvePicture, signedInViewer } from './portals.ts';
 import { ensurePartnerPage, layersAvailable, PARTNER_HEADERS, PARTNER_PICTURE_PATH } from './referer-path.ts';
 
 const TEMPLATE = join(ROOT, 'deploy', 'k8s', 'base', 'edge', 'edge.conf.template');
@@ -99,9 +99,9 @@ export async function startEdge(origin: string, settings = 'sendfile on;\n  tcp_
 
 /**
  * The edge cache of deploy/ in front of the embedded portal, against nginx serving the same file from disk:
- * an anonymous visitor's picture and a partner page's signed, layered picture by their names, at 50 and 200
- * connections; and for each, the share the edge answered from its cache and the requests that reached the
- * origin.
+ * an anonymous visitor's POOR picture, a signed-in visitor's signed FULL one and a partner page's signed, layered
+ * picture by their names, at 50 and 200 connections; and for each, the share the edge answered from its cache
+ * and the requests that reached the origin.
  */
 export async function edgeCache(context: BenchContext): Promise<ResultRow[]> {
   const portal = await context.embedded();
@@ -110,9 +110,10 @@ export async function edgeCache(context: BenchContext): Promise<ResultRow[]> {
   const common = { benchmark: 'edge cache', baselineLabel: 'nginx static' };
   const rows: ResultRow[] = [];
   try {
-    await setPublicQuality(portal, IMAGE_CAMERA, IMAGE_QUALITY);
+    const viewer = await signedInViewer(portal, IMAGE_CAMERA, IMAGE_QUALITY);
     const cases: { name: string; path: string; headers: Record<string, string> }[] = [
-      { name: 'anonymous', path: IMAGE_PATH, headers: {} },
+      { name: 'anonymous (POOR)', path: IMAGE_PATH, headers: {} },
+      { name: `signed-in (${IMAGE_QUALITY}, signed)`, path: IMAGE_PATH, headers: viewer },
     ];
     if (layersAvailable()) {
       await ensurePartnerPage(portal);

@@ -1,7 +1,7 @@
 import type { BenchContext } from './context.ts';
 import { log, notMeasured, type ResultRow, row, verdict, type WrkResult, wrkInTurns } from './harness.ts';
 import type { Nginx } from './nginx.ts';
-import { type BenchPortal, inDistributedMode, resolvePicture, setPublicQuality } from './portals.ts';
+import { type BenchPortal, inDistributedMode, resolvePicture, signedInViewer } from './portals.ts';
 import { measureRefererPath } from './referer-path.ts';
 
 export const IMAGE_CAMERA = 'Rapperswil-Seedamm';
@@ -53,11 +53,17 @@ function rowsOf(portal: BenchPortal, kase: string, { measured, base }: Measured,
   ];
 }
 
-async function inTurns(portal: BenchPortal, nginx: Nginx, path: string, connections: number): Promise<Measured> {
+async function inTurns(
+  portal: BenchPortal,
+  nginx: Nginx,
+  path: string,
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<Measured> {
   const results = await wrkInTurns(
     [
       { label: 'nginx', url: `${nginx.url}${path}` },
-      { label: portal.mode, url: `${portal.url}${path}` },
+      { label: portal.mode, url: `${portal.url}${path}`, headers },
     ],
     { connections },
   );
@@ -70,8 +76,8 @@ async function inTurns(portal: BenchPortal, nginx: Nginx, path: string, connecti
  * (what every visit asks the portal, nginx answering the same 302 from its configuration).
  */
 async function measureMode(portal: BenchPortal, nginx: Nginx): Promise<ResultRow[]> {
-  await setPublicQuality(portal, IMAGE_CAMERA, IMAGE_QUALITY);
-  const { quality, location, bytes, picture } = await resolvePicture(portal.url, IMAGE_PATH);
+  const viewer = await signedInViewer(portal, IMAGE_CAMERA, IMAGE_QUALITY);
+  const { quality, location, bytes, picture } = await resolvePicture(portal.url, IMAGE_PATH, viewer);
   await nginx.put(location.split('?')[0] as string, bytes);
   await nginx.redirect(IMAGE_PATH, location);
   log(
@@ -87,7 +93,7 @@ async function measureMode(portal: BenchPortal, nginx: Nginx): Promise<ResultRow
   }
   for (const connections of REDIRECT_CONNECTIONS) {
     log(`image delivery, redirect, ${portal.mode}, ${connections} connections`);
-    const measured = await inTurns(portal, nginx, IMAGE_PATH, connections);
+    const measured = await inTurns(portal, nginx, IMAGE_PATH, connections, viewer);
     rows.push(...rowsOf(portal, `${portal.mode}, redirect to the name, ${connections} conn.`, measured, false));
   }
   return rows;

@@ -2,7 +2,7 @@ import { API_PATH, seedCameras } from './api.ts';
 import type { BenchContext } from './context.ts';
 import { log, memoryOf, notMeasured, type ResultRow, row, sleep, verdict, type WrkResult, wrk } from './harness.ts';
 import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
-import { type BenchPortal, inDistributedMode, resolvePicture, setPublicQuality } from './portals.ts';
+import { type BenchPortal, inDistributedMode, resolvePicture, signedInViewer } from './portals.ts';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 // Long enough for heaps, JIT and the bounded picture caches to reach their working size.
@@ -26,9 +26,14 @@ function memoryByProcess(portal: BenchPortal): Map<string, number> {
  * The picture URL's redirect, the picture it names and the camera list at once for `seconds`; the memory is
  * read 1.5 s before the end, still under load.
  */
-async function loadAll(portal: BenchPortal, picturePath: string, seconds: number) {
+async function loadAll(portal: BenchPortal, picturePath: string, viewer: Record<string, string>, seconds: number) {
   const running = Promise.all([
-    wrk(`${portal.url}${IMAGE_PATH}`, { connections: IMAGE_CONNECTIONS.redirect, seconds, threads: 1 }),
+    wrk(`${portal.url}${IMAGE_PATH}`, {
+      connections: IMAGE_CONNECTIONS.redirect,
+      seconds,
+      threads: 1,
+      headers: viewer,
+    }),
     wrk(`${portal.url}${picturePath}`, { connections: IMAGE_CONNECTIONS.picture, seconds, threads: 1 }),
     wrk(`${portal.url}${API_PATH}`, { connections: CONNECTIONS_EACH, seconds, threads: 1 }),
   ]);
@@ -40,11 +45,11 @@ async function loadAll(portal: BenchPortal, picturePath: string, seconds: number
 
 async function loadMode(portal: BenchPortal): Promise<ResultRow[]> {
   const cameras = await seedCameras(portal);
-  await setPublicQuality(portal, IMAGE_CAMERA, IMAGE_QUALITY);
-  const { location } = await resolvePicture(portal.url, IMAGE_PATH);
+  const viewer = await signedInViewer(portal, IMAGE_CAMERA, IMAGE_QUALITY);
+  const { location } = await resolvePicture(portal.url, IMAGE_PATH, viewer);
   log(`load, ${portal.mode}: warm-up ${WARM_UP_SECONDS} s, then ${LOAD_SECONDS} s`);
-  const warmedUp = await loadAll(portal, location, WARM_UP_SECONDS);
-  const measured = await loadAll(portal, location, LOAD_SECONDS);
+  const warmedUp = await loadAll(portal, location, viewer, WARM_UP_SECONDS);
+  const measured = await loadAll(portal, location, viewer, LOAD_SECONDS);
   const common = { benchmark: 'load', baselineLabel: '' };
   const rows: ResultRow[] = [];
   for (const [name, result, connections] of [

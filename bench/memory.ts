@@ -12,7 +12,7 @@ import {
   wrk,
 } from './harness.ts';
 import { IMAGE_CAMERA, IMAGE_PATH, IMAGE_QUALITY } from './image-delivery.ts';
-import { resolvePicture, setPublicQuality } from './portals.ts';
+import { resolvePicture, signedInViewer } from './portals.ts';
 import { rm, writeFile } from 'node:fs/promises';
 
 const IDLE_SECONDS = 10;
@@ -41,15 +41,15 @@ export async function memory(context: BenchContext): Promise<ResultRow[]> {
     await sleep(IDLE_SECONDS * 1000);
     const idle = { portal: idlePortal.stop(), postgres: idlePostgres.stop(), baseline: idleBaseline.stop() };
 
-    await setPublicQuality(portal, IMAGE_CAMERA, IMAGE_QUALITY);
+    const viewer = await signedInViewer(portal, IMAGE_CAMERA, IMAGE_QUALITY);
     // The baseline serves the very bytes the portal now sends under the picture's name.
-    const { location, bytes } = await resolvePicture(portal.url, IMAGE_PATH);
+    const { location, bytes } = await resolvePicture(portal.url, IMAGE_PATH, viewer);
     await writeFile(file, bytes);
     const loadPortal = sampleRss(() => [node.pid]);
     const loadPostgres = sampleRss(postgres);
     for (const connections of [50, 200]) await wrk(`${portal.url}${location}`, { connections });
     // Every visit also asks for the redirect to that name.
-    await wrk(`${portal.url}${IMAGE_PATH}`, { connections: 50 });
+    await wrk(`${portal.url}${IMAGE_PATH}`, { connections: 50, headers: viewer });
     const loaded = { portal: loadPortal.stop(), postgres: loadPostgres.stop() };
     const loadBaseline = sampleRss(() => [baseline.pid]);
     for (const connections of [50, 200]) await wrk(`${baseline.url}${location}`, { connections });

@@ -1,4 +1,4 @@
-import { REMOTES, SERVICES, type ServiceName, type User } from '@lakecams/contracts';
+import { ACCESS_COOKIE, REMOTES, SERVICES, type ServiceName, type User } from '@lakecams/contracts';
 import { dropDatabase, NATIVE_MEMORY_ENV, withDatabase } from '@lakecams/service-kit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -309,21 +309,27 @@ export async function adminClient(portal: BenchPortal) {
 }
 
 /**
- * Give a camera's "all other users" configuration this quality and wait until delivery applies it (the
- * change reaches svc-imaging as an event).
+ * A signed-in visitor getting `quality` of a camera: the camera's "all other users" configuration set to it (the
+ * change reaches svc-imaging as an event, awaited), and the headers of a signed-in user without a configuration
+ * of its own (the demo administrator's access cookie, as an `<img>` sends it). Anonymous visitors get POOR.
  */
-export async function setPublicQuality(portal: BenchPortal, camera: string, quality: string): Promise<void> {
+export async function signedInViewer(
+  portal: BenchPortal,
+  camera: string,
+  quality: string,
+): Promise<Record<string, string>> {
   const client = await adminClient(portal);
   const [webcam] = (await client.get(`/api/Webcam/GetCameras?name=${camera}`)).json as { id: number }[];
   if (!webcam) throw new Error(`no camera ${camera}`);
   const set = await client.post(`/api/Webcam/SetConfiguration/configuration?webcamId=${webcam.id}&quality=${quality}`);
   if (set.status !== 200) throw new Error(`SetConfiguration answered ${set.status}: ${set.text}`);
+  const headers = { cookie: `${ACCESS_COOKIE}=${client.user.jwtToken}` };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    // The redirect says the level and why (`FULL; configuration for all users`); no need to fetch the picture.
-    const response = await fetch(`${portal.url}/api/Image/Get/camera/${camera}.jpg`, { redirect: 'manual' });
+    // The redirect says the level and why (`FULL; all other users`); no need to fetch the picture.
+    const response = await fetch(`${portal.url}/api/Image/Get/camera/${camera}.jpg`, { headers, redirect: 'manual' });
     await response.arrayBuffer();
-    if (response.headers.get('x-image-quality')?.split(';')[0] === quality) return;
+    if (response.headers.get('x-image-quality')?.split(';')[0] === quality) return headers;
     await sleep(250);
   }
   throw new Error(`${camera} is not delivered at ${quality} after 30 s`);
@@ -331,7 +337,7 @@ export async function setPublicQuality(portal: BenchPortal, camera: string, qual
 
 /** A picture as a browser gets it: the entitlement URL's redirect, then the picture's immutable name. */
 export interface ResolvedPicture {
-  /** The redirect's level and reason, e.g. `FULL; configuration for all users`. */
+  /** The redirect's level and reason, e.g. `FULL; all other users`. */
   quality: string;
   /** Where the redirect points: `/pictures/…`, with `?e=…&s=…` above the public level (relative to the portal). */
   location: string;

@@ -36,6 +36,7 @@ const KEPT_HEADERS = [
   'access-control-expose-headers',
   'x-image-quality',
   'x-image-name',
+  'x-image-full-width',
   'x-image-layers',
 ];
 

@@ -194,7 +194,10 @@ describe('camera administration', () => {
       '/api/Webcam/RemoveConfiguration/configuration': () => textResponse('true'),
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Konfiguration Halbinsel-Au' }));
-    await screen.findByText('Noch keine Konfiguration: alle erhalten die Qualität POOR.');
+    await screen.findByText('Noch keine Konfiguration.');
+    expect(
+      screen.getByText(/gilt für angemeldete Benutzer ohne eigene Einstellung. Besucher ohne Konto sehen immer/),
+    ).toBeTruthy();
     await screen.findByRole('option', { name: 'erika1 (erika@example.ch)' });
     fireEvent.change(field('Qualität'), { target: { value: 'HIGH' } });
     configurations = [{ id: 8, user: null, quality: 'HIGH', webcam: { id: 3, name: 'Halbinsel-Au' } }];

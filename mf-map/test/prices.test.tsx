@@ -43,6 +43,7 @@ describe('offer cards', () => {
     const [donation, free, serviceOne] = cards as [HTMLElement, HTMLElement, HTMLElement];
     expect(donation.textContent).toContain('Betrag frei wählbar');
     expect(within(free).getByRole('link', { name: 'Registrieren' }).getAttribute('href')).toBe('/register');
+    expect(free.textContent).toContain('mindestens Tiefe Qualität (800 px) bei jeder Kamera');
     expect(within(serviceOne).getByRole('link', { name: 'Kontakt' }).getAttribute('href')).toBe('/contact');
     expect(within(serviceOne).getByRole('link', { name: 'Wer nutzt den Service?' }).getAttribute('href')).toBe(
       '/referes-list',
@@ -82,6 +83,22 @@ describe('the referes-list page', () => {
       ['hafen.example', 'http://hafen.example/'],
       ['www.seeblick.example/webcams', 'https://www.seeblick.example/webcams'],
     ]);
+  });
+
+  it('says what a visitor, a registered user and Premium get, and how Premium is had, at #premium', async () => {
+    stubApi({ '/api/Referer/GetPagesUses/PageUser': () => Response.json([]) });
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    await renderAt('/referes-list#premium');
+    const section = screen.getByRole('region', { name: 'Bildqualität für Besucher und Premium' });
+    expect(section.id).toBe('premium');
+    expect(scrolled).toHaveBeenCalled();
+    expect(section.textContent).toContain('Ohne Konto: Einfache Qualität (480 px breit)');
+    expect(section.textContent).toContain('Mit kostenlosem Konto: mindestens Tiefe Qualität (800 px)');
+    expect(section.textContent).toContain('Premium: mindestens Mittlere Qualität (1280 px)');
+    expect(section.textContent).toContain('Premium schalten Sie mit einem Funktionscode frei');
+    expect(within(section).getByRole('link', { name: 'Mein Profil' }).getAttribute('href')).toBe('/user');
+    expect(within(section).getByRole('link', { name: 'Kontakt' }).getAttribute('href')).toBe('/contact');
   });
 
   it('says so kindly when no page uses the service yet', async () => {

@@ -23,6 +23,8 @@ const NGINX = '/usr/sbin/nginx';
 const TEMPLATE = new URL('../../deploy/k8s/base/edge/edge.conf.template', import.meta.url);
 const PARTNER = 'https://partner.example/seesicht';
 const FAN = '77777777-7777-4777-8777-777777777777';
+/** Signed in, without a configuration of its own: one of "all other users". */
+const MEMBER = '99999999-9999-4999-8999-999999999999';
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
 const today = imageNameOf(new Date());
@@ -244,7 +246,8 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
     // Two cameras, one capture each, one level each: two misses, the rest from the cache.
     expect(pictures.filter((status) => status === 'MISS')).toHaveLength(2);
     expect(hits / pictures.length).toBeGreaterThanOrEqual(0.95);
-    expect(answers.map((a) => a.width)).toEqual(answers.map((_, i) => (i % 2 ? 480 : 800)));
+    // The setting for all other users is for signed-in users: anonymous visitors get POOR of both cameras.
+    expect(answers.map((a) => a.width)).toEqual(answers.map(() => 480));
     // The entitlement answers are private: never stored, never shared.
     expect(answers.every((a) => a.entitlement.headers.get('x-cache-status') !== 'HIT')).toBe(true);
     expect(answers[0]?.entitlement.headers.get('cache-control')).toMatch(/^private/);
@@ -265,11 +268,11 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
     const premium = await picture('Seesicht', {
       authorization: `Bearer ${sign({ sub: '88888888-8888-4888-8888-888888888888', role: ['Premium'] })}`,
     });
-    expect([anonymous.width, fan.width, premium.width]).toEqual([800, 2560, 1280]);
+    expect([anonymous.width, fan.width, premium.width]).toEqual([480, 2560, 1280]);
     expect(new Set([anonymous.location, fan.location, premium.location, partner[0]?.location]).size).toBe(4);
 
     // The other way round: after all of them, an anonymous visitor still gets the public level.
-    expect((await picture('Seesicht')).width).toBe(800);
+    expect((await picture('Seesicht')).width).toBe(480);
     // A higher level's name without its signature is refused, not answered from the cache.
     const unsigned = await get(String(fan.location).split('?')[0] as string);
     expect([unsigned.status, unsigned.headers.get('x-cache-status')]).toEqual([403, 'MISS']);
@@ -311,98 +314,99 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
 const maxAgeOf = (answer: Answer) => Number(/max-age=(\d+)/.exec(answer.headers.get('cache-control') ?? '')?.[1]);
 const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
-describe.skipIf(!existsSync(NGINX))('links past their expiry and levels withdrawn, at the edge and the gateway', () => {
-  // Links live 6 to 12 s instead of 10 to 20 minutes.
-  const WINDOW_S = 6;
-  /** How long the gateway holds a picture before the edge first asks for it (the probe saw 502 s). */
-  const HELD_MS = 3000;
-  const portal = edgePortal({ replicas: ['c'], windowSeconds: WINDOW_S });
-  const fan = { cookie: `${ACCESS_COOKIE}=${sign({ sub: FAN, role: [] })}` };
+describe.skipIf(!existsSync(NGINX))(
+  'links past their expiry, and levels above the public one, at the edge and the gateway',
+  () => {
+    // Links live 6 to 12 s instead of 10 to 20 minutes.
+    const WINDOW_S = 6;
+    /** How long the gateway holds a picture before the edge first asks for it (the probe saw 502 s). */
+    const HELD_MS = 3000;
+    const portal = edgePortal({ replicas: ['c'], windowSeconds: WINDOW_S });
+    const fan = { cookie: `${ACCESS_COOKIE}=${sign({ sub: FAN, role: [] })}` };
 
-  beforeAll(async () => {
-    await portal.start();
-    await portal.addCamera(3, 'Steg');
-    await portal.bus.publishEvent(AccessChanged.subject, {
-      webcamId: 3,
-      permittedUserIds: [],
-      configurations: [
-        { userId: null, quality: 'LOW' },
-        { userId: FAN, quality: 'FULL' },
-      ],
-      bookings: [],
-    });
-    await portal.capture('Steg', new Date(Date.now() - 5 * 60_000), '#8ecae6');
-    // The gateway keeps no picture of a camera for a few seconds after its access changed: until it does again.
-    const low = await vi.waitUntil(
-      async () => {
-        const location = String((await portal.get('/api/Image/Get/camera/Steg.jpg')).headers.get('location'));
-        return location.includes('-LOW-') ? location : undefined;
-      },
-      { timeout: 30_000, interval: 50 },
-    );
-    await vi.waitUntil(
-      async () => (await portal.get(low, {}, portal.origin)).headers.get('x-gateway-cache') === 'hit',
-      { timeout: 30_000, interval: 200 },
-    );
-  }, 120_000);
+    beforeAll(async () => {
+      await portal.start();
+      await portal.addCamera(3, 'Steg');
+      await portal.bus.publishEvent(AccessChanged.subject, {
+        webcamId: 3,
+        permittedUserIds: [],
+        configurations: [
+          { userId: null, quality: 'LOW' },
+          { userId: FAN, quality: 'FULL' },
+        ],
+        bookings: [],
+      });
+      await portal.capture('Steg', new Date(Date.now() - 5 * 60_000), '#8ecae6');
+      // The gateway keeps no picture of a camera for a few seconds after its access changed: until it does again.
+      const member = { cookie: `${ACCESS_COOKIE}=${sign({ sub: MEMBER, role: [] })}` };
+      await vi.waitUntil(
+        async () =>
+          String((await portal.get('/api/Image/Get/camera/Steg.jpg', member)).headers.get('location')).includes(
+            '-LOW-',
+          ),
+        { timeout: 30_000, interval: 50 },
+      );
+      const poor = String((await portal.get('/api/Image/Get/camera/Steg.jpg')).headers.get('location'));
+      await vi.waitUntil(
+        async () => (await portal.get(poor, {}, portal.origin)).headers.get('x-gateway-cache') === 'hit',
+        { timeout: 30_000, interval: 200 },
+      );
+    }, 120_000);
 
-  afterAll(() => portal.stop());
+    afterAll(() => portal.stop());
 
-  it('refuses a signed link at the edge once past its expiry, though the gateway had held the picture', async () => {
-    const tried = new Set<string>();
-    // Waiting longer is always safe; a link that a busy machine let run short is replaced by the next one.
-    for (let attempt = 0; attempt < 8; attempt += 1) {
-      const location = String((await portal.get('/api/Image/Get/camera/Steg.jpg', fan)).headers.get('location'));
-      const expires = Number(/[?&]e=(\d+)/.exec(location)?.[1]) * 1000;
-      if (tried.has(location) || expires - Date.now() < HELD_MS + 2000) {
+    it('refuses a signed link at the edge once past its expiry, though the gateway had held the picture', async () => {
+      const tried = new Set<string>();
+      // Waiting longer is always safe; a link that a busy machine let run short is replaced by the next one.
+      for (let attempt = 0; attempt < 8; attempt += 1) {
+        const location = String((await portal.get('/api/Image/Get/camera/Steg.jpg', fan)).headers.get('location'));
+        const expires = Number(/[?&]e=(\d+)/.exec(location)?.[1]) * 1000;
+        if (tried.has(location) || expires - Date.now() < HELD_MS + 2000) {
+          tried.add(location);
+          // The next window's link.
+          await sleepUntil(expires - WINDOW_S * 1000 + 100);
+          continue;
+        }
         tried.add(location);
-        // The next window's link.
-        await sleepUntil(expires - WINDOW_S * 1000 + 100);
-        continue;
+        expect(location).toContain('-FULL-');
+        // Into the gateway's memory, straight from the origin.
+        const kept = await portal.get(location, {}, portal.origin);
+        if (kept.status === 403 && Date.now() >= expires) continue;
+        expect(kept.status).toBe(200);
+        const keptAt = Date.now();
+        expect((await portal.get(location, {}, portal.origin)).headers.get('x-gateway-cache')).toBe('hit');
+        await sleepUntil(keptAt + HELD_MS);
+        if (expires - Date.now() < 1000) continue;
+        const askedAt = Date.now();
+        const atEdge = await portal.get(location);
+        if (atEdge.status === 403 && Date.now() >= expires) continue;
+        expect([atEdge.status, atEdge.headers.get('x-gateway-cache')]).toEqual([200, 'hit']);
+        // From the gateway's memory: what is left of the link's life, not what it had when the gateway got it.
+        expect(Math.floor(askedAt / 1000) + maxAgeOf(atEdge)).toBeLessThanOrEqual(expires / 1000);
+        expect(atEdge.headers.get('age')).toBeNull();
+        // nginx counts whole seconds: a second after the expiry its copy is stale, and the origin refuses the link.
+        await sleepUntil(expires + 1500);
+        const expired = await portal.get(location);
+        expect([expired.status, expired.headers.get('x-cache-status')]).not.toContain('HIT');
+        expect(expired.status).toBe(403);
+        return;
       }
-      tried.add(location);
-      expect(location).toContain('-FULL-');
-      // Into the gateway's memory, straight from the origin.
-      const kept = await portal.get(location, {}, portal.origin);
-      if (kept.status === 403 && Date.now() >= expires) continue;
-      expect(kept.status).toBe(200);
-      const keptAt = Date.now();
-      expect((await portal.get(location, {}, portal.origin)).headers.get('x-gateway-cache')).toBe('hit');
-      await sleepUntil(keptAt + HELD_MS);
-      if (expires - Date.now() < 1000) continue;
-      const askedAt = Date.now();
-      const atEdge = await portal.get(location);
-      if (atEdge.status === 403 && Date.now() >= expires) continue;
-      expect([atEdge.status, atEdge.headers.get('x-gateway-cache')]).toEqual([200, 'hit']);
-      // From the gateway's memory: what is left of the link's life, not what it had when the gateway got it.
-      expect(Math.floor(askedAt / 1000) + maxAgeOf(atEdge)).toBeLessThanOrEqual(expires / 1000);
-      expect(atEdge.headers.get('age')).toBeNull();
-      // nginx counts whole seconds: a second after the expiry its copy is stale, and the origin refuses the link.
-      await sleepUntil(expires + 1500);
-      const expired = await portal.get(location);
-      expect([expired.status, expired.headers.get('x-cache-status')]).not.toContain('HIT');
-      expect(expired.status).toBe(403);
-      return;
-    }
-    throw new Error('No signed link lived long enough to be held by the gateway; the machine is too busy');
-  }, 120_000);
+      throw new Error('No signed link lived long enough to be held by the gateway; the machine is too busy');
+    }, 120_000);
 
-  it('refuses a level withdrawn from the public at the gateway at once; the edge kept it at most a day', async () => {
-    const entitlement = async () =>
-      String((await portal.get('/api/Image/Get/camera/Steg.jpg')).headers.get('location'));
-    const low = await entitlement();
-    expect(low).toContain('-LOW-');
-    const atEdge = await portal.get(low);
-    expect(atEdge.status).toBe(200);
-    expect(maxAgeOf(atEdge)).toBeLessThanOrEqual(86_400);
-    expect((await portal.get(low, {}, portal.origin)).status).toBe(200);
-    await portal.bus.publishEvent(AccessChanged.subject, {
-      webcamId: 3,
-      permittedUserIds: [],
-      configurations: [{ userId: FAN, quality: 'FULL' }],
-      bookings: [],
+    it('never makes a level above POOR public: the setting for all other users reaches signed-in users by signed links', async () => {
+      const entitlement = async (headers: Record<string, string> = {}) =>
+        String((await portal.get('/api/Image/Get/camera/Steg.jpg', headers)).headers.get('location'));
+      expect(await entitlement()).toContain('-POOR-');
+      const low = await entitlement({ cookie: `${ACCESS_COOKIE}=${sign({ sub: MEMBER, role: [] })}` });
+      expect(low).toMatch(/-LOW-.*\?e=\d+&s=/);
+      const atEdge = await portal.get(low);
+      expect(atEdge.status).toBe(200);
+      // Its name without the signature opens nothing, at the edge or the gateway.
+      const unsigned = low.split('?')[0] as string;
+      const refused = await portal.get(unsigned);
+      expect([refused.status, refused.headers.get('x-cache-status')]).toEqual([403, 'MISS']);
+      expect((await portal.get(unsigned, {}, portal.origin)).status).toBe(403);
     });
-    await expect.poll(async () => (await portal.get(low, {}, portal.origin)).status).toBe(403);
-    expect(await entitlement()).toContain('-POOR-');
-  });
-});
+  },
+);

@@ -15,6 +15,8 @@ const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn:
 const VIP = '44444444-4444-4444-8444-444444444444';
 const PREMIUM = '55555555-5555-4555-8555-555555555555';
 const vipToken = sign({ sub: VIP, role: [] });
+/** Signed in, without a configuration of its own: one of "all other users". */
+const memberToken = sign({ sub: '77777777-7777-4777-8777-777777777777', role: [] });
 const today = imageNameOf(new Date());
 const day = (offset: number) => {
   const date = new Date(
@@ -89,7 +91,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
   it('applies the configuration for all other users, the own configuration, and a booked page', async () => {
     await announce({
       configurations: [
-        { userId: null, quality: 'LOW' },
+        { userId: null, quality: 'MEDIUM' },
         { userId: VIP, quality: 'FULL' },
       ],
       bookings: [
@@ -97,7 +99,9 @@ describe('image delivery at the quality each caller is entitled to', () => {
         { url: 'https://expired.example/', start: day(-10), end: day(-2), quality: 'FULL' },
       ],
     });
-    await expect.poll(async () => (await widthFor()).width).toBe(800);
+    await expect.poll(async () => (await widthFor({ authorization: `Bearer ${memberToken}` })).width).toBe(1280);
+    // An anonymous visitor is none of "all other users".
+    expect((await widthFor()).width).toBe(480);
     expect((await widthFor({ authorization: `Bearer ${vipToken}` })).width).toBe(2560);
     // <img> sends no header: the access token comes as the httpOnly cookie.
     const byCookie = await widthFor({ cookie: `${ACCESS_COOKIE}=${vipToken}` });
@@ -105,7 +109,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
     expect(byCookie.response.headers['cache-control']).toBe('private, max-age=30');
     const booked = await widthFor({ referer: 'https://partner.example/see/heute' });
     expect([booked.width, booked.response.headers['x-image-quality']]).toEqual([1920, 'HIGH; referer booking']);
-    expect((await widthFor({ referer: 'https://expired.example/page' })).width).toBe(800);
+    expect((await widthFor({ referer: 'https://expired.example/page' })).width).toBe(480);
   });
 
   it("gives a Referer cut to its origin (a partner page's <img> across origins) the origin's only booked page", async () => {
@@ -118,13 +122,13 @@ describe('image delivery at the quality each caller is entitled to', () => {
     await announce({ configurations, bookings: [see] });
     await expect.poll(async () => (await byOrigin())['x-image-quality']).toBe('HIGH; referer booking');
     expect((await widthFor({ referer: 'https://partner.example/' })).width).toBe(1920);
-    expect((await widthFor({ referer: 'https://other.example/' })).width).toBe(800);
+    expect((await widthFor({ referer: 'https://other.example/' })).width).toBe(480);
     // A second booked page of that origin: the origin alone no longer says which; the full address does.
     await announce({
       configurations,
       bookings: [see, { ...see, url: 'https://partner.example/hafen', quality: 'FULL' }],
     });
-    await expect.poll(async () => (await byOrigin())['x-image-quality']).toBe('LOW; all other users');
+    await expect.poll(async () => (await byOrigin())['x-image-quality']).toBe('POOR; default');
     expect((await widthFor({ referer: 'https://partner.example/hafen/heute' })).width).toBe(2560);
     expect((await widthFor({ referer: 'https://partner.example/see' })).width).toBe(1920);
   });
@@ -136,7 +140,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
     // <img> carries no Impersonate header: the page's session sets the cookie while the admin acts as VIP.
     expect((await widthFor({ cookie: `${ACCESS_COOKIE}=${admin}; ${IMPERSONATE_COOKIE}=${VIP}` })).width).toBe(2560);
     expect((await widthFor({ cookie: `${ACCESS_COOKIE}=${premium}; ${IMPERSONATE_COOKIE}=${VIP}` })).width).toBe(1280);
-    expect((await widthFor({ cookie: `${IMPERSONATE_COOKIE}=${VIP}` })).width).toBe(800);
+    expect((await widthFor({ cookie: `${IMPERSONATE_COOKIE}=${VIP}` })).width).toBe(480);
   });
 
   it('gives Premium users at least MEDIUM', async () => {
@@ -194,8 +198,8 @@ describe('image delivery at the quality each caller is entitled to', () => {
       const response = await app.inject({ url: String(location?.pathname), headers: { 'if-none-match': condition } });
       expect([response.statusCode, response.rawPayload.length], condition).toEqual([304, 0]);
       expect(response.headers.etag).toBe(etag);
-      // LOW, public by the configuration for all users: caches keep it a day (POOR would be a year).
-      expect(response.headers['cache-control']).toBe('public, max-age=86400, immutable');
+      // POOR, what anybody gets: caches keep it for good.
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     }
     const other = await app.inject({ url: String(location?.pathname), headers: { 'if-none-match': '"x"' } });
     expect(other.statusCode).toBe(200);

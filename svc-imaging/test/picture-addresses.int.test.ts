@@ -65,7 +65,7 @@ function respellings(url: string): fc.Arbitrary<string> {
 describe('one address per picture, tile and clip', () => {
   let service: ImagingTestService;
   let app: ServiceApp;
-  let publicLow: string;
+  let publicPoor: string;
   let signedFull: string;
 
   beforeAll(async () => {
@@ -87,14 +87,14 @@ describe('one address per picture, tile and clip', () => {
       bookings: [],
     });
     const entitlement = `/api/Image/Get/camera/Seesicht/${MOMENT}.jpg`;
-    publicLow = await vi.waitUntil(
+    signedFull = await vi.waitUntil(
       async () => {
-        const location = String((await app.inject({ url: entitlement })).headers.location);
-        return location.includes('-LOW-') ? location : undefined;
+        const location = String((await app.inject({ url: entitlement, headers: vip })).headers.location);
+        return location.includes('-FULL-') ? location : undefined;
       },
       { timeout: 30_000, interval: 25 },
     );
-    signedFull = String((await app.inject({ url: entitlement, headers: vip })).headers.location);
+    publicPoor = String((await app.inject({ url: entitlement })).headers.location);
   });
 
   afterAll(async () => {
@@ -106,7 +106,7 @@ describe('one address per picture, tile and clip', () => {
 
   it('answers the canonical addresses', async () => {
     expect(signedFull).toMatch(/-FULL-.*\?e=\d+&s=[\w-]{32}$/);
-    for (const url of [publicLow, signedFull, tile('.dzi?level=LOW'), tile('_files/0/0_0.jpg?level=LOW')])
+    for (const url of [publicPoor, signedFull, tile('.dzi?level=POOR'), tile('_files/0/0_0.jpg?level=POOR')])
       expect([url, (await get(url)).statusCode]).toEqual([url, 200]);
   });
 
@@ -124,32 +124,32 @@ describe('one address per picture, tile and clip', () => {
       `${path.replace(/\.jpg$/, '%2ejpg')}?${query}`,
       `${path.replace(/\.jpg$/, '%2Ejpg')}?${query}`,
       `${signedFull}&x=1`,
-      `${publicLow}?x=1`,
-      `${publicLow}?e=${expires}&s=${signature}`,
-      `${publicLow.replace(/\.jpg$/, '%2ejpg')}`,
-      tile('_files/0/00_0.jpg?level=LOW'),
-      tile('_files/00/0_0.jpg?level=LOW'),
-      tile('_files/0/0_00.jpg?level=LOW'),
-      tile('_files/0/0_0.jpg?level=LOW&x=1'),
-      tile('.dzi?level=LOW&level=LOW'),
-      tile('.dzi?x=1&level=LOW'),
-      `/api/Image/Zoom/camera/%53eesicht/${MOMENT}.dzi?level=LOW`,
+      `${publicPoor}?x=1`,
+      `${publicPoor}?e=${expires}&s=${signature}`,
+      `${publicPoor.replace(/\.jpg$/, '%2ejpg')}`,
+      tile('_files/0/00_0.jpg?level=POOR'),
+      tile('_files/00/0_0.jpg?level=POOR'),
+      tile('_files/0/0_00.jpg?level=POOR'),
+      tile('_files/0/0_0.jpg?level=POOR&x=1'),
+      tile('.dzi?level=POOR&level=POOR'),
+      tile('.dzi?x=1&level=POOR'),
+      `/api/Image/Zoom/camera/%53eesicht/${MOMENT}.dzi?level=POOR`,
     ];
     for (const url of spellings) {
       const answer = await get(url);
       // A parameter given twice is not even a valid query (400); every other spelling names no picture (404).
-      expect([url, answer.statusCode]).toEqual([url, url.includes('level=LOW&level=LOW') ? 400 : 404]);
+      expect([url, answer.statusCode]).toEqual([url, url.includes('level=POOR&level=POOR') ? 400 : 404]);
       expect(answer.json()).toMatchObject({ statusCode: answer.statusCode, message: expect.any(String) });
     }
   });
 
   it('answers no other spelling of a picture, tile or descriptor (random ones; the seed is printed on failure)', async () => {
     const canonical = [
-      publicLow,
+      publicPoor,
       signedFull,
-      tile('.dzi?level=LOW'),
-      tile('_files/0/0_0.jpg?level=LOW'),
-      tile('_files/9/1_0.jpg?level=LOW'),
+      tile('.dzi?level=POOR'),
+      tile('_files/0/0_0.jpg?level=POOR'),
+      tile('_files/9/1_0.jpg?level=POOR'),
     ];
     await fc.assert(
       fc.asyncProperty(

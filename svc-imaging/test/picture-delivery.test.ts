@@ -50,6 +50,8 @@ function setUp(options: { stored?: (encoding: PictureEncoding) => boolean } = {}
 
 const anybody = { userId: null, roles: [], referer: null, accept: 'image/jpeg' };
 const owner = { ...anybody, userId: USER };
+/** Signed in, without a configuration of its own: one of "all other users". */
+const member = { ...anybody, userId: 'someone-else' };
 
 function redirected(answer: DeliveryAnswer) {
   if (answer.kind !== 'redirect') throw new Error(`expected a redirect, got ${JSON.stringify(answer)}`);
@@ -65,13 +67,18 @@ describe('picture delivery', () => {
   it("sends anybody to the current picture's public name, unsigned and private for 30 s", async () => {
     const { delivery } = setUp();
     const { answer, wanted, signature } = redirected(await delivery.entitlement(anybody, 'Hafen', null));
-    expect(wanted).toMatchObject({ camera: 'Hafen', imageName: '202611251100', quality: 'LOW', encoding: 'jpeg' });
+    expect(wanted).toMatchObject({ camera: 'Hafen', imageName: '202611251100', quality: 'POOR', encoding: 'jpeg' });
     expect(signature).toEqual({ e: undefined, s: undefined });
     expect(answer.headers).toMatchObject({
       'cache-control': 'private, max-age=30',
-      'x-image-quality': 'LOW; all other users',
+      'x-image-quality': 'POOR; default',
       'x-image-name': '202611251100',
     });
+    // A signed-in user gets the level for all other users, by a signed link: it is above the public one.
+    const signedIn = redirected(await delivery.entitlement(member, 'Hafen', null));
+    expect(signedIn.wanted.quality).toBe('LOW');
+    expect(signedIn.answer.headers['x-image-quality']).toBe('LOW; all other users');
+    expect(signedIn.signature.e).toBeDefined();
   });
 
   it('signs the name of a level above the public one, and refuses that name unsigned', async () => {
@@ -82,6 +89,8 @@ describe('picture delivery', () => {
     const served = await delivery.picture(wanted, signature);
     expect(served).toMatchObject({ kind: 'picture', contentType: 'image/jpeg' });
     expect(served.kind === 'picture' && served.headers['cache-control']).toMatch(/^public, max-age=\d+, immutable$/);
+    // How wide the camera took it, for a page to tell a lower level from the camera's limit.
+    expect(served.kind === 'picture' && served.headers['x-image-full-width']).toBe('1920');
     expect(await delivery.picture(wanted, {})).toMatchObject({ kind: 'refused', status: 403 });
   });
 
@@ -100,7 +109,7 @@ describe('picture delivery', () => {
 
   it('reads a picture once, keeps it, and answers a caller who has it without reading', async () => {
     const { delivery, reads } = setUp();
-    const { wanted, signature } = redirected(await delivery.entitlement(anybody, 'Hafen', null));
+    const { wanted, signature } = redirected(await delivery.entitlement(member, 'Hafen', null));
     const first = await delivery.picture(wanted, signature);
     const second = await delivery.picture(wanted, signature);
     expect(second).toEqual(first);
@@ -121,10 +130,10 @@ describe('picture delivery', () => {
   it('sends a client that takes AVIF to the JPEG when the picture has no AVIF copy', async () => {
     const { delivery } = setUp({ stored: (encoding) => encoding === 'jpeg' });
     const { wanted, signature } = redirected(
-      await delivery.entitlement({ ...anybody, accept: 'image/avif,image/webp,*/*' }, 'Hafen', null),
+      await delivery.entitlement({ ...member, accept: 'image/avif,image/webp,*/*' }, 'Hafen', null),
     );
     expect(wanted.encoding).toBe('avif');
     const answer = await delivery.picture(wanted, signature);
-    expect(answer.kind === 'redirect' && answer.location).toMatch(/\/202611251100-LOW-[0-9a-f]{12}\.jpg$/);
+    expect(answer.kind === 'redirect' && answer.location).toMatch(/\/202611251100-LOW-[0-9a-f]{12}\.jpg\?e=\d+&s=/);
   });
 });

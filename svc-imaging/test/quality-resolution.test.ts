@@ -10,7 +10,7 @@ const USER = 'user-1';
 const access: CameraAccess = {
   configurations: [
     { userId: USER, quality: 'FULL' },
-    { userId: null, quality: 'LOW' },
+    { userId: null, quality: 'HIGH' },
   ],
   bookings: [{ url: 'https://partner.example/see', start: '2026-11-01', end: '2026-11-30', quality: 'HIGH' }],
 };
@@ -42,25 +42,35 @@ describe('resolveImageQuality, rule by rule in order of precedence', () => {
   it('ignores a booking outside its days or for another page', () => {
     expect(
       resolveImageQuality(access, caller({ referer: 'https://partner.example/see', today: '2026-12-01' })).reason,
-    ).toBe('all other users');
-    expect(resolveImageQuality(access, caller({ referer: 'https://partner.example/other' })).reason).toBe(
-      'all other users',
-    );
-    expect(resolveImageQuality(access, caller({ referer: 'https://evil.example/see' })).reason).toBe('all other users');
-    expect(resolveImageQuality(access, caller({ referer: 'https://partner.example/seex' })).reason).toBe(
-      'all other users',
-    );
+    ).toBe('default');
+    expect(resolveImageQuality(access, caller({ referer: 'https://partner.example/other' })).reason).toBe('default');
+    expect(resolveImageQuality(access, caller({ referer: 'https://evil.example/see' })).reason).toBe('default');
+    expect(resolveImageQuality(access, caller({ referer: 'https://partner.example/seex' })).reason).toBe('default');
   });
 
-  it('then the configuration for all other users, else POOR', () => {
+  it('then, for a signed-in user, the configuration for all other users; anonymous visitors get POOR', () => {
     expect(resolveImageQuality(access, caller({ userId: 'someone-else' }))).toMatchObject({
-      quality: 'LOW',
+      quality: 'HIGH',
       reason: 'all other users',
     });
+    // An anonymous visitor is none of "all other users".
+    expect(resolveImageQuality(access, caller())).toMatchObject({ quality: 'POOR', reason: 'default' });
     expect(resolveImageQuality(undefined, caller())).toMatchObject({ quality: 'POOR', reason: 'default' });
     expect(resolveImageQuality({ configurations: [], bookings: [] }, caller())).toMatchObject({
       quality: 'POOR',
       reason: 'default',
+    });
+  });
+
+  it('gives signed-in users at least LOW everywhere, even below their own configuration', () => {
+    expect(resolveImageQuality(undefined, caller({ userId: 'u' }))).toMatchObject({
+      quality: 'LOW',
+      reason: 'default',
+    });
+    const poorForUser: CameraAccess = { configurations: [{ userId: 'u', quality: 'POOR' }], bookings: [] };
+    expect(resolveImageQuality(poorForUser, caller({ userId: 'u' }))).toMatchObject({
+      quality: 'LOW',
+      reason: 'own configuration',
     });
   });
 
@@ -97,8 +107,8 @@ describe('resolveImageQuality, rule by rule in order of precedence', () => {
     it('gets the public level when the origin has several booked pages: the origin alone does not say which', () => {
       const bookings = [seeblick, { ...seeblick, url: 'http://127.0.0.1:8399/hafen', quality: 'FULL' as const }];
       expect(resolveImageQuality({ ...access, bookings }, caller({ referer: origin }))).toMatchObject({
-        quality: 'LOW',
-        reason: 'all other users',
+        quality: 'POOR',
+        reason: 'default',
         booking: null,
       });
       // The full address (the snippet's referrer policy sends it) still finds each page's own booking.
@@ -116,9 +126,7 @@ describe('resolveImageQuality, rule by rule in order of precedence', () => {
         resolveImageQuality({ ...access, bookings: [seeblick, expired] }, caller({ referer: origin })).quality,
       ).toBe('HIGH');
       for (const referer of ['http://127.0.0.2:8399/', 'https://127.0.0.1:8399/', 'http://127.0.0.1:8400/']) {
-        expect(resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer })).reason).toBe(
-          'all other users',
-        );
+        expect(resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer })).reason).toBe('default');
       }
     });
 
@@ -128,9 +136,7 @@ describe('resolveImageQuality, rule by rule in order of precedence', () => {
         'http://127.0.0.1:8399/?seeblick',
         'http://127.0.0.1:8399/seeblickx',
       ]) {
-        expect(resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer })).reason).toBe(
-          'all other users',
-        );
+        expect(resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer })).reason).toBe('default');
       }
       expect(
         resolveImageQuality({ ...access, bookings: [seeblick] }, caller({ referer: `${seeblick.url}heute` })).quality,

@@ -6,6 +6,17 @@ export type WebcamType = (typeof WEBCAM_TYPES)[number];
 export const QUALITIES = ['POOR', 'LOW', 'MEDIUM', 'HIGH', 'FULL'] as const;
 export type Quality = (typeof QUALITIES)[number];
 
+/**
+ * Width of each quality level; FULL keeps the original. Each step roughly doubles the pixels,
+ * so a level is visibly better than the one below.
+ */
+export const QUALITY_WIDTHS: Readonly<Record<Exclude<Quality, 'FULL'>, number>> = {
+  POOR: 480,
+  LOW: 800,
+  MEDIUM: 1280,
+  HIGH: 1920,
+};
+
 export const LAYER_LEVELS = ['BASE', 'TIME', 'OFFLINE'] as const;
 export type LayerLevel = (typeof LAYER_LEVELS)[number];
 

@@ -44,9 +44,11 @@ export function CameraConfigurationDialog({ webcam, onClose }: { webcam: Webcam;
   return (
     <ModalDialog title={`Qualität für ${webcam.name}`} onClose={onClose}>
       <LoadStatus loaded={configurations} loadingText="Konfiguration wird geladen …" />
-      {configurations.data && configurations.data.length === 0 && (
-        <p className="muted">Noch keine Konfiguration: alle erhalten die Qualität POOR.</p>
-      )}
+      {configurations.data && configurations.data.length === 0 && <p className="muted">Noch keine Konfiguration.</p>}
+      <p className="muted" id="quality-rule">
+        «{ALL_OTHER_USERS}» gilt für angemeldete Benutzer ohne eigene Einstellung. Besucher ohne Konto sehen immer POOR
+        (gebuchte Partnerseiten ausgenommen); angemeldete Benutzer mindestens LOW, Premium mindestens MEDIUM.
+      </p>
       {configurations.data && configurations.data.length > 0 && (
         <ul className="item-list" aria-label="Konfigurationen">
           {configurations.data.map((configuration) => (

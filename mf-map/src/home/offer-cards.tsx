@@ -1,6 +1,7 @@
+import { QUALITY_WIDTHS } from '@lakecams/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatChf, lowestOwnSitePrice, PRICES } from '../pricing/prices.ts';
+import { formatChf, lowestOwnSitePrice, PRICES, QUALITY_LABELS } from '../pricing/prices.ts';
 
 function OfferCard({
   title,
@@ -46,7 +47,9 @@ export function OfferCards() {
         <OfferCard title="Free" price={formatChf(0)}>
           <p>Mit einem kostenlosen Konto erhalten Sie</p>
           <ul className="offer-card__list">
-            <li>bessere Bildqualität bei ausgewählten Kameras</li>
+            <li>
+              mindestens {QUALITY_LABELS.LOW} ({QUALITY_WIDTHS.LOW} px) bei jeder Kamera, bei ausgewählten Kameras mehr
+            </li>
             <li>Ihr eigenes Profil</li>
             <li>Zugang zu Zusatzfunktionen mit einem Funktionscode</li>
           </ul>

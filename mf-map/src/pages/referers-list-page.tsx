@@ -1,7 +1,9 @@
+import { QUALITY_WIDTHS } from '@lakecams/contracts';
 import { PageFrame } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { PriceList } from '../pricing/price-list.tsx';
+import { QUALITY_LABELS } from '../pricing/prices.ts';
 import { fetchPartnerPages, type PartnerPage } from '../pricing/pages-using-service.ts';
 
 type PartnerPages = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; pages: PartnerPage[] };
@@ -26,6 +28,11 @@ function usePartnerPages(attempt: number): PartnerPages {
 }
 
 export function ReferersListPage() {
+  const { hash } = useLocation();
+  // A link to a section (the quality note's "#premium") lands on it once the page is there.
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
   return (
     <PageFrame title="Preise und Referenzen">
       <p className="lead">
@@ -33,8 +40,35 @@ export function ReferersListPage() {
         <Link to="/contact">Schreiben Sie uns</Link> – wir beraten Sie gern.
       </p>
       <PriceList />
+      <VisitorQualitySection />
       <PartnerPagesSection />
     </PageFrame>
+  );
+}
+
+/** What a visitor sees without an account, with one, and with Premium, and how Premium is had. */
+function VisitorQualitySection() {
+  return (
+    <section className="visitor-quality" id="premium" aria-labelledby="visitor-quality-heading">
+      <h2 id="visitor-quality-heading">Bildqualität für Besucher und Premium</h2>
+      <ul className="visitor-quality__list">
+        <li>
+          <strong>Ohne Konto:</strong> {QUALITY_LABELS.POOR} ({QUALITY_WIDTHS.POOR} px breit).
+        </li>
+        <li>
+          <strong>Mit kostenlosem Konto:</strong> mindestens {QUALITY_LABELS.LOW} ({QUALITY_WIDTHS.LOW} px) bei jeder
+          Kamera, bei ausgewählten Kameras mehr. <Link to="/register">Registrieren</Link>
+        </li>
+        <li>
+          <strong>Premium:</strong> mindestens {QUALITY_LABELS.MEDIUM} ({QUALITY_WIDTHS.MEDIUM} px) bei jeder Kamera.
+        </li>
+      </ul>
+      <p>
+        Premium schalten Sie mit einem Funktionscode frei. Einen Code erhalten Sie von uns auf Anfrage, zum Beispiel als
+        Dank für eine Spende: <Link to="/contact">Kontakt</Link>. Eingelöst wird er unter{' '}
+        <Link to="/user">Mein Profil</Link>, «Code einlösen»; die Bilder sind danach sofort schärfer.
+      </p>
+    </section>
   );
 }
 

@@ -1,6 +1,6 @@
 import { CameraUpserted } from '@lakecams/contracts/messages';
 import { type Bus, createNatsBus, type Subscription } from '@lakecams/bus';
-import { type Webcam } from '@lakecams/contracts';
+import type { Webcam } from '@lakecams/contracts';
 import {
   ADMIN_ROLE,
   buildServiceApp,

@@ -108,6 +108,10 @@ const NAMED_CAPTURES_PER_STATE = 256;
  * name, signed above the public level or with a page's layers), and the bytes of such a name, shared by
  * every cache (docs/decisions.md, "Pictures behind a CDN").
  */
+/** How wide the camera took the picture: a page tells "the camera delivers no more" from a lower level. */
+const fullWidthHeader = (width: number | null | undefined): Record<string, string> =>
+  width ? { 'x-image-full-width': String(width) } : {};
+
 export function createPictureDelivery(sources: DeliverySources) {
   const clock = sources.clock ?? (() => new Date());
   const { links } = sources;
@@ -171,7 +175,7 @@ export function createPictureDelivery(sources: DeliverySources) {
   const publicQuality = (state: DeliveryState) =>
     resolve(state.access, { userId: null, roles: [], referer: null }).quality;
 
-  /** A booked page's layers on a capture; the offline layer only on the current picture of a camera gone silent. */
+    /** A booked page's layers on a capture; the offline layer only on the current picture of a camera gone silent. */
   async function layersFor(state: DeliveryState, booking: AccessBooking, captureName: string) {
     const offline = state.latest?.name === captureName && state.offline !== null;
     const selection = selectLayers(
@@ -225,6 +229,7 @@ export function createPictureDelivery(sources: DeliverySources) {
         vary: 'Authorization, Cookie, Referer, Accept',
         'x-image-quality': `${quality}; ${reason}`,
         'x-image-name': capture.name,
+        ...fullWidthHeader(capture.width),
       };
       if (!imageName && state.offline) headers['x-camera-offline'] = state.offline;
       if (layers) headers['x-image-layers'] = layers.key;
@@ -273,9 +278,10 @@ export function createPictureDelivery(sources: DeliverySources) {
       const lifetime = expires === null ? publicLifetime(wanted.quality) : signedLifetime(expires, now);
       headers['cache-control'] = `public, max-age=${lifetime}, immutable`;
       headers['access-control-allow-origin'] = '*';
-      headers['access-control-expose-headers'] = 'x-image-quality, x-image-name';
+      headers['access-control-expose-headers'] = 'x-image-quality, x-image-name, x-image-full-width';
       headers['x-image-quality'] = wanted.quality;
       headers['x-image-name'] = capture.name;
+      Object.assign(headers, fullWidthHeader(capture.width));
       const etag = `"${path.slice(path.lastIndexOf('/') + 1)}"`;
       if (hasAlready(etag)) return { kind: 'not-modified', etag, headers };
       let bytes: Buffer | null;

@@ -18,6 +18,8 @@ export interface CameraAccess {
 
 export type QualityReason = 'own configuration' | 'referer booking' | 'all other users' | 'default';
 
+/** Signed-in users see at least this level on every camera; anonymous visitors see POOR. */
+export const SIGNED_IN_FLOOR: Quality = 'LOW';
 /** Premium users (feature code) see at least this level. */
 export const PREMIUM_FLOOR: Quality = 'MEDIUM';
 
@@ -76,21 +78,22 @@ export function bookingOfPage(
 }
 
 /**
- * The quality a caller gets (README.md, "Images"): the caller's own configuration;
- * else a booking of the embedding page covering today (`bookingOfPage`); else the configuration for all other users;
- * else POOR. Premium users get at least MEDIUM.
+ * The quality a caller gets (docs/decisions.md, "Which quality a caller gets"): the caller's own configuration;
+ * else a booking of the embedding page covering today (`bookingOfPage`); else, for a signed-in user, the
+ * configuration for all other users; else POOR. Signed-in users get at least LOW, Premium users at least MEDIUM.
  */
 export function resolveImageQuality(
   access: CameraAccess | undefined,
   caller: ImageCaller,
 ): { quality: Quality; reason: QualityReason; booking: AccessBooking | null } {
-  const premium = (quality: Quality) =>
-    caller.roles.includes(ROLES.premium) ? atLeast(quality, PREMIUM_FLOOR) : quality;
+  const floor = caller.roles.includes(ROLES.premium) ? PREMIUM_FLOOR : caller.userId ? SIGNED_IN_FLOOR : 'POOR';
+  const raised = (quality: Quality) => atLeast(quality, floor);
   const own = caller.userId ? access?.configurations.find((c) => c.userId === caller.userId) : undefined;
-  if (own) return { quality: premium(own.quality), reason: 'own configuration', booking: null };
+  if (own) return { quality: raised(own.quality), reason: 'own configuration', booking: null };
   const booking = caller.referer && access ? bookingOfPage(access.bookings, caller.referer, caller.today) : undefined;
-  if (booking) return { quality: premium(booking.quality), reason: 'referer booking', booking };
-  const others = access?.configurations.find((c) => c.userId === null);
-  if (others) return { quality: premium(others.quality), reason: 'all other users', booking: null };
-  return { quality: premium('POOR'), reason: 'default', booking: null };
+  if (booking) return { quality: raised(booking.quality), reason: 'referer booking', booking };
+  // "All other users" are the other users: an anonymous visitor is none.
+  const others = caller.userId ? access?.configurations.find((c) => c.userId === null) : undefined;
+  if (others) return { quality: raised(others.quality), reason: 'all other users', booking: null };
+  return { quality: raised('POOR'), reason: 'default', booking: null };
 }
