@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, logIn, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { signedInApi } from './portal-api.ts';
 
@@ -83,12 +83,29 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
     Number((await page.locator('.picture-viewer__stage').getAttribute('data-zoom')) ?? 0);
   const shownPicture = (page: Page) => page.getByRole('img', { name: new RegExp(`^Webcam ${CAMERA}`) });
 
+  /** A page signed in as the admin, whose own configuration gives it FULL of the camera (2560 px: room to zoom). */
+  async function signedInWithFull(viewport: { width: number; height: number }): Promise<Page> {
+    const admin = await signedInApi(portal.url, ADMIN);
+    const camera = cameras.find((item) => item.webcam.name === CAMERA)?.webcam;
+    await admin.post(
+      `/api/Webcam/SetConfiguration/configuration?webcamId=${camera?.id}&userId=${admin.user.id}&quality=FULL`,
+    );
+    const page = await browser.newPage({ viewport, locale: 'de-CH' });
+    await page.goto(`${portal.url}/login`);
+    await logIn(page, ADMIN);
+    await page.waitForURL(`${portal.url}/`);
+    return page;
+  }
+
+  /** The width of the picture the camera page shows, once it has loaded. */
+  const shownWidth = (page: Page) => shownPicture(page).evaluate((image) => (image as HTMLImageElement).naturalWidth);
+
   for (const [size, viewport] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
     it(`opens the picture full screen, zooms with the keyboard and closes with Esc (${size})`, async () => {
-      const page = await browser.newPage({ viewport, locale: 'de-CH' });
+      const page = await signedInWithFull(viewport);
       const viewerCode: string[] = [];
       page.on('request', (request) => {
         if (/openseadragon|picture-viewer/.test(request.url())) viewerCode.push(request.url());
@@ -103,6 +120,7 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
       expect(new URL(page.url()).searchParams.get('zoom')).toBe('1');
       await page.locator('.picture-viewer__stage[data-zoom]').waitFor(PATIENCE);
       expect(viewerCode.length).toBeGreaterThan(0);
+      await viewer(page).getByText('· Volle Qualität').waitFor(PATIENCE);
       await expect.poll(() => page.getByText('Bild wird geladen …').count(), PATIENCE).toBe(0);
       const fitted = await zoomOf(page);
       await page.screenshot({ path: join(ARTIFACTS, `viewer-${size}.png`) });
@@ -113,8 +131,16 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
       await page.keyboard.press('ArrowLeft');
       await page.keyboard.press('-');
       await expect.poll(() => zoomOf(page), PATIENCE).toBeLessThan(zoomed);
-      await viewer(page).getByRole('button', { name: 'Vergrössern' }).click();
-      await viewer(page).getByRole('button', { name: 'Vergrössern' }).click();
+      // Zoomed in until a picture pixel fills a screen pixel: there "+" rests and a line says so.
+      await expect
+        .poll(async () => {
+          await page.keyboard.press('+');
+          return viewer(page).getByRole('button', { name: 'Vergrössern' }).isDisabled();
+        }, PATIENCE)
+        .toBe(true);
+      await viewer(page)
+        .getByText('Weiter vergrössern geht nicht: die Kamera liefert dieses Bild nicht grösser.')
+        .waitFor(PATIENCE);
       await page.screenshot({ path: join(ARTIFACTS, `viewer-zoomed-${size}.png`) });
       await page.keyboard.press('Escape');
       await viewer(page).waitFor({ state: 'detached', ...PATIENCE });
@@ -122,6 +148,42 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
       await shownPicture(page).waitFor(PATIENCE);
     }, 120_000);
   }
+
+  it('stops zooming where the picture runs out of pixels and says in German how to get more', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
+    await page.goto(`${portal.url}/webcam/${CAMERA}?zoom=1`);
+    await viewer(page).waitFor(PATIENCE);
+    await viewer(page).getByText('· Einfache Qualität').waitFor(PATIENCE);
+    const fitted = await zoomOf(page);
+    // 480 px across 1280 screen pixels: already more than one screen pixel per picture pixel.
+    const limit = viewer(page).getByText(
+      /^Weiter vergrössern geht nicht: Einfache Qualität \(480 px breit\), die Kamera liefert \d+ px\./,
+    );
+    await limit.waitFor(PATIENCE);
+    expect(await viewer(page).getByRole('button', { name: 'Vergrössern' }).isDisabled()).toBe(true);
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    await page.mouse.move(640, 300);
+    await page.mouse.wheel(0, -600);
+    await page.waitForTimeout(300);
+    expect(await zoomOf(page)).toBeLessThanOrEqual(fitted * 1.001);
+    expect(
+      await viewer(page).getByRole('link', { name: 'Bessere Qualität mit einem Konto' }).getAttribute('href'),
+    ).toBe('/register');
+    await page.screenshot({ path: join(ARTIFACTS, 'viewer-limit-desktop.png') });
+  }, 120_000);
+
+  it('tells a phone visitor that the picture is blown up, counting the screen pixels', async () => {
+    const page = await browser.newPage({ viewport: PHONE, deviceScaleFactor: 3, locale: 'de-CH' });
+    await page.goto(`${portal.url}/webcam/${CAMERA}`);
+    await shownPicture(page).waitFor(PATIENCE);
+    await expect.poll(() => shownWidth(page), PATIENCE).toBe(480);
+    await page
+      .getByText(/^Vergrössert dargestellt: Einfache Qualität \(480 px breit\), die Kamera liefert \d+ px\./)
+      .waitFor(PATIENCE);
+    await page.getByRole('link', { name: 'Bessere Qualität mit einem Konto' }).waitFor(PATIENCE);
+    await page.screenshot({ path: join(ARTIFACTS, 'viewer-quality-note-phone.png') });
+  }, 120_000);
 
   it('opens a deep link to a moment, keeps it in the URL and goes back and forward', async () => {
     const days = await backfilledDays(CAMERA);
@@ -162,10 +224,13 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
     const camera = cameras.find((item) => item.webcam.name !== CAMERA && item.images.some(Boolean))?.webcam;
     if (!camera) throw new Error('needs a second demo camera');
     await picturesOf(camera.name, 1);
-    // Everybody gets HIGH (1920 px) of this camera: wider than the screen, so the viewer uses tiles.
+    // Every signed-in user gets HIGH (1920 px) of this camera: wider than the screen, so the viewer uses tiles.
     const admin = await signedInApi(portal.url, ADMIN);
     await admin.post(`/api/Webcam/SetConfiguration/configuration?webcamId=${camera.id}&quality=HIGH`);
     const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
+    await page.goto(`${portal.url}/login`);
+    await logIn(page, ADMIN);
+    await page.waitForURL(`${portal.url}/`);
     const zoomAnswers: { url: string; status: number }[] = [];
     page.on('response', (response) => {
       if (response.url().includes('/api/Image/Zoom/'))
@@ -183,7 +248,7 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
     expect(descriptor).toMatchObject({ status: 200 });
     expect(descriptor?.url).toMatch(/\.dzi\?level=HIGH$/);
     expect(zoomAnswers.every((answer) => answer.status === 200 && answer.url.endsWith('?level=HIGH'))).toBe(true);
-    await page.getByText('· HIGH').waitFor(PATIENCE);
+    await page.getByText('· Hohe Qualität').waitFor(PATIENCE);
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     await page.keyboard.press('+');
@@ -195,6 +260,39 @@ describe('the full-screen picture viewer and links to a moment (Chromium)', () =
       async (url) => (await fetch(url)).status,
       descriptor?.url.replace('level=HIGH', 'level=FULL') ?? '',
     );
-    expect(full).toBe(401);
+    expect(full).toBe(403);
+  }, 180_000);
+
+  it('raises the pictures as soon as a Premium code is redeemed, without logging in again', async () => {
+    // A camera nobody configured: the admin, signed in, gets LOW (800 px) as every signed-in user does.
+    // The second camera after CAMERA: the one before is configured for all other users above.
+    const other = cameras.filter((item) => item.webcam.name !== CAMERA && item.images.some(Boolean)).at(1)?.webcam;
+    if (!other) throw new Error('needs three demo cameras');
+    const admin = await signedInApi(portal.url, ADMIN);
+    const [code] = await admin.post<string[]>('/api/Code/CreateCodes?feature=Premium&count=1');
+    const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
+    await page.goto(`${portal.url}/login`);
+    await logIn(page, ADMIN);
+    await page.waitForURL(`${portal.url}/`);
+    await page.goto(`${portal.url}/webcam/${other.name}`);
+    const picture = page.getByRole('img', { name: new RegExp(`^Webcam ${other.name}`) });
+    await picture.waitFor(PATIENCE);
+    const width = () => picture.evaluate((image) => (image as HTMLImageElement).naturalWidth);
+    await expect.poll(width, PATIENCE).toBe(800);
+    await page
+      .getByText(/^Vergrössert dargestellt: Tiefe Qualität \(800 px breit\), die Kamera liefert/)
+      .waitFor(PATIENCE);
+
+    await page.goto(`${portal.url}/user`);
+    await page.getByLabel('Code', { exact: true }).fill(code as string);
+    await page.getByRole('button', { name: 'Einlösen' }).click();
+    await page.getByRole('list', { name: 'Rollen' }).getByText('Premium').waitFor(PATIENCE);
+    // Back to the camera inside the page, as a visitor goes: no reload, no new login.
+    await page.getByRole('navigation', { name: 'Hauptmenü' }).getByRole('link', { name: 'Webcams' }).click();
+    await page.getByRole('link', { name: new RegExp(`^Aktuelles Bild der Webcam ${other.name}`) }).click();
+    await expect.poll(width, PATIENCE).toBe(1280);
+    // 1280 px fill the picture's box: no note, and never the false "the camera delivers no more".
+    await expect.poll(() => page.getByText(/^Vergrössert dargestellt/).count(), PATIENCE).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'viewer-after-premium-desktop.png') });
   }, 180_000);
 });

@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ageLabel, instantOfImage, PictureAge } from '../src/cameras/picture-age.tsx';
-import { isUpscaled, QualityNote, useUpscaled } from '../src/camera/quality-note.tsx';
+import { isUpscaled, QualityNote, qualityNoteContent, useUpscaled } from '../src/camera/quality-note.tsx';
 
 describe('the age of a picture', () => {
   afterEach(() => {
@@ -58,9 +58,18 @@ function Picture({ naturalWidth, shownWidth }: { naturalWidth: number; shownWidt
         src="a.jpg"
         alt="Bild"
       />
-      {upscaled && <QualityNote />}
+      {upscaled !== null && <QualityNote src="/a.jpg" naturalWidth={upscaled} />}
     </>
   );
+}
+
+/** The picture's answer as the server gives it: its level and the camera's own width. */
+function answerHeadRequests(level: string, fullWidth: number) {
+  const fetch = vi.fn(
+    async () => new Response(null, { headers: { 'x-image-quality': level, 'x-image-full-width': String(fullWidth) } }),
+  );
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
 }
 
 async function renderPicture(props: { naturalWidth: number; shownWidth: number }, roles?: string[]) {
@@ -76,31 +85,58 @@ async function renderPicture(props: { naturalWidth: number; shownWidth: number }
 }
 
 describe('the quality note', () => {
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
 
-  it('judges a picture upscaled when it has fewer pixels than its box', () => {
+  it('judges a picture upscaled when it has fewer pixels than the screen pixels of its box, up to 2×', () => {
     expect(isUpscaled(480, 960)).toBe(true);
     expect(isUpscaled(1280, 960)).toBe(false);
     expect(isUpscaled(960, 960.5)).toBe(false);
     expect(isUpscaled(0, 960)).toBe(false);
+    // A phone: 358 CSS px at 3× density.
+    expect(isUpscaled(480, 358, 3)).toBe(true);
+    expect(isUpscaled(800, 358, 3)).toBe(false);
+    expect(isUpscaled(480, 358, 1)).toBe(false);
   });
 
-  it('asks an anonymous visitor to register when the picture is blown up', async () => {
+  it('asks an anonymous visitor to register, saying the level it got and what the camera delivers', async () => {
+    const head = answerHeadRequests('POOR', 2560);
     await renderPicture({ naturalWidth: 480, shownWidth: 960 });
+    expect(head).toHaveBeenCalledWith('/a.jpg', expect.objectContaining({ method: 'HEAD' }));
+    expect(screen.getByText(/Einfache Qualität \(480 px breit\), die Kamera liefert 2560 px\./)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Bessere Qualität mit einem Konto' }).getAttribute('href')).toBe(
       '/register',
     );
   });
 
-  it('points a registered user to Premium', async () => {
+  it('points a registered user to what Premium is', async () => {
+    answerHeadRequests('LOW', 2560);
     await renderPicture({ naturalWidth: 800, shownWidth: 960 }, []);
     expect(screen.getByRole('link', { name: 'Schärfere Bilder mit Premium' }).getAttribute('href')).toBe(
-      '/referes-list',
+      '/referes-list#premium',
     );
   });
 
+  it('tells a Premium user the level it got while the camera delivers more, never that the camera has no more', async () => {
+    answerHeadRequests('POOR', 2560);
+    await renderPicture({ naturalWidth: 480, shownWidth: 960 }, ['Premium']);
+    expect(screen.queryByText(/liefert dieses Bild nicht grösser/)).toBeNull();
+    expect(screen.getByText(/Einfache Qualität \(480 px breit\)/)).toBeTruthy();
+  });
+
+  it("says it is the camera's limit when the picture is all the camera delivers", async () => {
+    answerHeadRequests('MEDIUM', 1024);
+    await renderPicture({ naturalWidth: 1024, shownWidth: 1200 }, ['Premium']);
+    expect(screen.getByText('Vergrössert dargestellt: die Kamera liefert dieses Bild nicht grösser.')).toBeTruthy();
+    expect(qualityNoteContent({ level: 'FULL', fullWidth: null }, 900, 'visitor').link).toBeUndefined();
+  });
+
   it('says nothing when the picture has the pixels it is shown with', async () => {
+    const head = answerHeadRequests('MEDIUM', 2560);
     await renderPicture({ naturalWidth: 1280, shownWidth: 960 });
     expect(screen.queryByText(/Vergrössert dargestellt/)).toBeNull();
+    expect(head).not.toHaveBeenCalled();
   });
 });

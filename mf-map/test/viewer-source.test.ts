@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { entitledPicture, qualityOf, viewerSource } from '../src/viewer/viewer-source.ts';
+import { entitledPicture, maxZoomPixelRatio, qualityOf, viewerSource } from '../src/viewer/viewer-source.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -15,6 +15,13 @@ describe('the level the viewer reads from a picture', () => {
       expect([header, qualityOf(header)]).toEqual([header, null]);
   });
 
+  it('zooms until a picture pixel fills a screen pixel, screens denser than 2× counted as 2×', () => {
+    expect(maxZoomPixelRatio(1)).toBe(1);
+    expect(maxZoomPixelRatio(2)).toBe(0.5);
+    expect(maxZoomPixelRatio(3)).toBe(0.5);
+    expect(maxZoomPixelRatio(0.5)).toBe(1);
+  });
+
   it('reads level and width from where fetch ends: the picture, after the redirect', async () => {
     const fetched: string[] = [];
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
@@ -22,12 +29,12 @@ describe('the level the viewer reads from a picture', () => {
       expect(init.redirect ?? 'follow').toBe('follow');
       // What fetch hands back after following /api/Image/Get/… to /pictures/…: the picture's own headers.
       return new Response(new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' }), {
-        headers: { 'x-image-quality': 'HIGH', 'x-image-name': '202611250500' },
+        headers: { 'x-image-quality': 'HIGH', 'x-image-name': '202611250500', 'x-image-full-width': '2560' },
       });
     });
     vi.stubGlobal('createImageBitmap', async () => ({ width: 1920, height: 1080, close: () => {} }));
     const picture = await entitledPicture('Seedamm', '202611250500', new AbortController().signal);
-    expect(picture).toEqual({ quality: 'HIGH', width: 1920 });
+    expect(picture).toEqual({ quality: 'HIGH', width: 1920, fullWidth: 2560 });
     expect(fetched).toEqual(['/api/Image/Get/camera/Seedamm/202611250500.jpg']);
     // Wider than the screen: tiles of that level.
     expect(viewerSource('Seedamm', '202611250500', picture, 1280)).toEqual({

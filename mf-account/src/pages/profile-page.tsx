@@ -55,9 +55,10 @@ function CodeSection({ userId }: { userId: string }) {
     void loadAssignments();
   }, [loadAssignments]);
 
-  // A code grants or a removal takes away a role: the roles and the list change together.
+  // A code grants or a removal takes away a role: the roles and the list change together, and the access token
+  // is renewed, since pictures are delivered by the role it carries.
   const refreshAfterChange = useCallback(async () => {
-    await Promise.all([loadAssignments(), session.reloadAccess()]);
+    await Promise.all([loadAssignments(), session.refresh().then(() => session.reloadAccess())]);
   }, [loadAssignments, session]);
 
   async function remove(assignment: CodeAssignment) {

@@ -158,7 +158,7 @@ export function TimeTravel({
             formatDay(day)
           )}
         </figcaption>
-        {shown && upscaled && <QualityNote />}
+        {shown && upscaled !== null && <QualityNote src={urlOf(shown)} naturalWidth={upscaled} />}
       </figure>
 
       <div className="time-controls">

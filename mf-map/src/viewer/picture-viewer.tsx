@@ -1,7 +1,9 @@
 import type OpenSeadragon from 'openseadragon';
 import { useEffect, useRef, useState } from 'react';
+import { NoteText, type PictureFacts, qualityNoteContent, useViewer } from '../camera/quality-note.tsx';
 import { clockTimeOf, formatDay, isoDayOf } from '../cameras/image-time.ts';
-import { entitledPicture, viewerSource } from './viewer-source.ts';
+import { QUALITY_LABELS } from '../pricing/prices.ts';
+import { entitledPicture, maxZoomPixelRatio, viewerSource } from './viewer-source.ts';
 import './picture-viewer.css';
 
 export interface PictureViewerProps {
@@ -28,7 +30,10 @@ const KEYS: Readonly<Record<string, Move>> = {
   ArrowDown: { pan: [0, 0.1] },
 };
 
-type ViewerState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; level: string | null };
+type ViewerState =
+  | { status: 'loading' }
+  | { status: 'failed' }
+  | { status: 'ready'; facts: PictureFacts; width: number };
 
 function moveBy(move: Move, opened: { library: typeof OpenSeadragon; viewer: OpenSeadragon.Viewer } | null) {
   const viewport = opened?.viewer.viewport;
@@ -50,10 +55,14 @@ export default function PictureViewer({ camera, moment, earlier, later, onMoment
   close.current = onClose;
   const viewer = useRef<{ library: typeof OpenSeadragon; viewer: OpenSeadragon.Viewer } | null>(null);
   const [state, setState] = useState<ViewerState>({ status: 'loading' });
+  // Zoomed in as far as the picture has pixels: "+" rests and a line says how to get more.
+  const [atLimit, setAtLimit] = useState(false);
+  const viewerKind = useViewer();
 
   useEffect(() => {
     const abort = new AbortController();
     setState({ status: 'loading' });
+    setAtLimit(false);
     const element = stage.current;
     Promise.all([
       import(/* webpackChunkName: "openseadragon" */ 'openseadragon'),
@@ -69,19 +78,27 @@ export default function PictureViewer({ camera, moment, earlier, later, onMoment
           showNavigationControl: false,
           // The keys below act wherever the focus is in the viewer, not only on its canvas.
           keyboardNavEnabled: false,
-          // Four times the fitted size, and at least twice the picture's pixels.
-          maxZoomPixelRatio: Math.max(2, (4 * screenPixels) / picture.width),
+          maxZoomPixelRatio: maxZoomPixelRatio(window.devicePixelRatio),
           visibilityRatio: 1,
           constrainDuringPan: true,
           gestureSettingsMouse: { clickToZoom: false, dblClickToZoom: true },
           gestureSettingsTouch: { dblClickToZoom: true, pinchToZoom: true },
         });
         viewer.current = { library: OpenSeadragon, viewer: opened };
-        opened.addHandler('open', () => setState({ status: 'ready', level: picture.quality }));
+        const judgeLimit = (zoom: number) => setAtLimit(zoom >= opened.viewport.getMaxZoom() * 0.999);
+        opened.addHandler('open', () => {
+          setState({
+            status: 'ready',
+            facts: { level: picture.quality, fullWidth: picture.fullWidth },
+            width: picture.width,
+          });
+          judgeLimit(opened.viewport.getZoom());
+        });
         opened.addHandler('open-failed', () => setState({ status: 'failed' }));
         // How far it is zoomed, for assistive checks and the browser test.
         opened.addHandler('zoom', ({ zoom }) => {
           element.dataset.zoom = zoom === undefined ? '' : zoom.toFixed(3);
+          if (zoom !== undefined) judgeLimit(zoom);
         });
       },
       (error: unknown) => {
@@ -137,8 +154,16 @@ export default function PictureViewer({ camera, moment, earlier, later, onMoment
       <div className="picture-viewer__bar">
         <p className="picture-viewer__caption">
           {camera}, {formatDay(isoDayOf(moment), 'short')}, {clockTimeOf(moment)} Uhr
-          {state.status === 'ready' && state.level && <span className="picture-viewer__level"> · {state.level}</span>}
+          {state.status === 'ready' && state.facts.level && (
+            <span className="picture-viewer__level"> · {QUALITY_LABELS[state.facts.level]}</span>
+          )}
         </p>
+        {state.status === 'ready' && atLimit && (
+          <NoteText
+            content={qualityNoteContent(state.facts, state.width, viewerKind, 'Weiter vergrössern geht nicht')}
+            className="picture-viewer__limit"
+          />
+        )}
         <div className="picture-viewer__buttons">
           <button
             type="button"
@@ -151,7 +176,12 @@ export default function PictureViewer({ camera, moment, earlier, later, onMoment
           <button type="button" onClick={() => later && onMoment(later)} disabled={!later} aria-label="Späteres Bild">
             ▶
           </button>
-          <button type="button" onClick={() => moveBy({ zoom: ZOOM_STEP }, viewer.current)} aria-label="Vergrössern">
+          <button
+            type="button"
+            onClick={() => moveBy({ zoom: ZOOM_STEP }, viewer.current)}
+            disabled={atLimit}
+            aria-label="Vergrössern"
+          >
             +
           </button>
           <button

@@ -32,16 +32,29 @@ export function viewerSource(
   return { type: 'tiles', url: zoomDescriptorUrl(camera, moment, picture.quality) };
 }
 
-/** The picture as the visitor gets it (fetch follows the redirect to its name): its level and its width. */
+/** The picture as the visitor gets it (fetch follows the redirect to its name): its level, width and the camera's. */
 export async function entitledPicture(
   camera: string,
   moment: string,
   signal: AbortSignal,
-): Promise<{ quality: Quality | null; width: number }> {
+): Promise<{ quality: Quality | null; width: number; fullWidth: number | null }> {
   const response = await fetch(imageUrl(camera, moment), { signal });
   if (!response.ok) throw new Error(`Picture ${moment} of ${camera}: HTTP ${response.status}`);
   const bitmap = await createImageBitmap(await response.blob());
   const width = bitmap.width;
   bitmap.close();
-  return { quality: qualityOf(response.headers.get('x-image-quality')), width };
+  const fullWidth = Number(response.headers.get('x-image-full-width'));
+  return {
+    quality: qualityOf(response.headers.get('x-image-quality')),
+    width,
+    fullWidth: Number.isInteger(fullWidth) && fullWidth > 0 ? fullWidth : null,
+  };
+}
+
+/**
+ * How far the viewer zooms in, as OpenSeadragon's `maxZoomPixelRatio` (CSS pixels per picture pixel): until
+ * one picture pixel fills one screen pixel, on screens denser than 2× as on a 2× one; beyond that is only blur.
+ */
+export function maxZoomPixelRatio(devicePixelRatio: number): number {
+  return 1 / Math.min(Math.max(devicePixelRatio, 1), 2);
 }
