@@ -168,7 +168,9 @@ describe('the gateway serves pages with share previews, icons and the app manife
       'og:title': `${SITE_NAME} – Seesicht`,
       'og:url': '/webcam/Seesicht',
       'og:image': '/api/Image/Get/camera/Seesicht/202611251310.jpg',
-      'twitter:card': 'summary_large_image',
+      // What everybody gets is POOR, 480 px wide: a small card, not a large one that would show it blown up.
+      'og:image:width': '480',
+      'twitter:card': 'summary',
     });
     expect(meta['og:description']).toBe(meta.description);
     // What a crawler reads as the page's title and keywords, as the page sets them once it runs.

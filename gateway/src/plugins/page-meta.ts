@@ -2,6 +2,7 @@ import {
   type CameraListItem,
   cameraKeywords,
   isValidCameraName,
+  QUALITY_WIDTHS,
   SITE_DESCRIPTION,
   SITE_NAME,
 } from '@lakecams/contracts';
@@ -12,8 +13,8 @@ export interface PageMeta {
   description: string;
   /** Absolute URL of the page. */
   url: string;
-  /** Absolute URL of its picture, with a text for those who cannot see it. */
-  image?: { url: string; alt: string };
+  /** Absolute URL of its picture, how wide it is, with a text for those who cannot see it. */
+  image?: { url: string; alt: string; width: number };
   /** The page's own `<title>` and keywords, where they differ from the site's (a camera page). */
   own?: { keywords: string };
 }
@@ -35,9 +36,14 @@ export function renderPageMeta(meta: PageMeta): string {
     tag('property', 'og:description', meta.description),
     tag('property', 'og:url', meta.url),
     ...(meta.image
-      ? [tag('property', 'og:image', meta.image.url), tag('property', 'og:image:alt', meta.image.alt)]
+      ? [
+          tag('property', 'og:image', meta.image.url),
+          tag('property', 'og:image:width', String(meta.image.width)),
+          tag('property', 'og:image:alt', meta.image.alt),
+        ]
       : []),
-    tag('name', 'twitter:card', meta.image ? 'summary_large_image' : 'summary'),
+    // The picture everybody gets is small (POOR): a large card would show it blown up.
+    tag('name', 'twitter:card', 'summary'),
     tag('name', 'twitter:title', meta.title),
     tag('name', 'twitter:description', meta.description),
     ...(meta.image ? [tag('name', 'twitter:image', meta.image.url)] : []),
@@ -103,6 +109,7 @@ export function cameraPageMeta(origin: string, item: CameraListItem): PageMeta {
           image: {
             url: `${origin}/api/Image/Get/camera/${encodeURIComponent(name)}/${latest}.jpg`,
             alt: `Bild der Webcam ${name} vom ${momentText(latest)} Uhr`,
+            width: QUALITY_WIDTHS.POOR,
           },
         }
       : {}),
