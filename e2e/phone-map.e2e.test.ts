@@ -4,16 +4,26 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, launchChromium, PHONE, mainHeading } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, mainHeading, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { signedInApi } from './portal-api.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
 
 /** The machine is shared with other builds: waits are generous, never fixed sleeps. */
 const PATIENCE = { timeout: 60_000 };
+/** As long as the default tiles' credit, which takes two lines on a phone. */
+const ATTRIBUTION = 'Tiles &copy; Esri &mdash; Source: Esri, Maxar, Earthstar Geographics, and the GIS User Community';
 
 type Box = { x: number; y: number; width: number; height: number };
 const centre = (box: Box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+/** The part of `a` inside `b`, or null when they do not overlap. */
+function overlap(a: Box, b: Box): Box | null {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
+}
 
 /**
  * docs/decisions.md, "The map on a phone": on a 390×844 touch screen a tap on a cluster spreads its
@@ -48,7 +58,7 @@ describe('the map on a phone (Chromium, touch)', () => {
     portal = await startTestPortal({
       demoBackfillMinutes: 10,
       schedule: false,
-      mapTiles: { url: tiles.urlTemplate, attribution: 'Testkacheln' },
+      mapTiles: { url: tiles.urlTemplate, attribution: ATTRIBUTION },
     });
     browser = await launchChromium();
     const deadline = Date.now() + 120_000;
@@ -221,4 +231,65 @@ describe('the map on a phone (Chromium, touch)', () => {
     }
     expect(reached).toBe(inView.reduce((sum, cluster) => sum + cluster.count, 0));
   }, 300_000);
+
+  /** Home with every tile refused, once the notice shows and the markers stand still. */
+  async function openMapWithoutTiles(size: 'phone' | 'desktop'): Promise<Page> {
+    const page = await browser.newPage(
+      size === 'phone'
+        ? { viewport: PHONE, hasTouch: true, isMobile: true, locale: 'de-CH' }
+        : { viewport: DESKTOP, locale: 'de-CH' },
+    );
+    await page.route(/\/\d+\/\d+\/\d+\.png$/, (route) => route.abort());
+    await page.goto(`${portal.url}/`);
+    await page.getByRole('alert').filter({ hasText: 'Karte nicht verfügbar.' }).waitFor(PATIENCE);
+    await expect.poll(() => page.locator('path.view-cone').count(), PATIENCE).toBe(DEMO_CAMERAS.length);
+    await page.locator('.leaflet-marker-icon').first().waitFor(PATIENCE);
+    // The map may re-measure and move its markers once the notice is in: wait until nothing moves.
+    await expect
+      .poll(async () => {
+        const boxes = () =>
+          page
+            .locator('.leaflet-marker-icon, .camera-map__unavailable')
+            .evaluateAll((all) => all.map((element) => JSON.stringify(element.getBoundingClientRect())).join('|'));
+        const first = await boxes();
+        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+        return first === (await boxes());
+      }, PATIENCE)
+      .toBe(true);
+    return page;
+  }
+
+  for (const size of ['phone', 'desktop'] as const) {
+    it(`keeps the notice "Karte nicht verfügbar" off the credit, the controls and the markers (${size})`, async () => {
+      const page = await openMapWithoutTiles(size);
+      await page.screenshot({ path: join(ARTIFACTS, `map-tiles-unavailable-${size}.png`), fullPage: true });
+      const notice = await page.locator('.camera-map__unavailable').boundingBox();
+      // Leaflet's own box, which clips markers beyond its edges.
+      const map = await page.locator('.camera-map .leaflet-container').boundingBox();
+      if (!notice || !map) throw new Error('the notice or the map is not on screen');
+      const covered: string[] = [];
+      const check = async (selector: string, what: (index: number) => Promise<string>) => {
+        const all = page.locator(selector);
+        for (let index = 0; index < (await all.count()); index++) {
+          const box = await all.nth(index).boundingBox();
+          // Only what shows.
+          const shown = box && overlap(box, map);
+          if (shown && overlap(shown, notice)) covered.push(await what(index));
+        }
+      };
+      await check('.leaflet-control-attribution', async () => 'the attribution');
+      await check('.leaflet-control-zoom', async () => 'the zoom buttons');
+      await check('.offscreen-cameras', async (index) => `arrow ${index}`);
+      await check(
+        '.leaflet-marker-icon',
+        async (index) =>
+          (await page.locator('.leaflet-marker-icon').nth(index).getAttribute('title')) ?? `cluster ${index}`,
+      );
+      expect(covered, 'what the notice covers').toEqual([]);
+      // The attribution is shown in full, inside the map.
+      const attribution = await page.locator('.leaflet-control-attribution').boundingBox();
+      expect(attribution && overlap(attribution, map)).toEqual(attribution);
+      expect(await page.locator('.leaflet-control-attribution').textContent()).toContain('Esri');
+    });
+  }
 });

@@ -36,7 +36,7 @@ function useMapTiles(attempt: number): TilesState {
   return state;
 }
 
-/** The map tab's content: a fixed-size box, so nothing moves while Leaflet arrives. */
+/** The map tab's content: a fixed-size box, so nothing moves while Leaflet arrives; a tiles notice adds a strip on top. */
 export function MapPanel({ cameras }: { cameras: readonly ListedCamera[] }) {
   const [attempt, setAttempt] = useState(0);
   const tiles = useMapTiles(attempt);
@@ -77,8 +77,8 @@ function ToTheList() {
 }
 
 /**
- * Over the map, whose markers still work: the satellite tiles did not load (server down, blocked, offline;
- * docs/product.md §4.2).
+ * A strip on top of the map, which keeps its size and view below it, its markers still working: the satellite
+ * tiles did not load (server down, blocked, offline; docs/product.md §4.2).
  */
 function TilesUnavailable() {
   return (
