@@ -10,6 +10,24 @@ export function timelapseUrl(camera: string, day: string): string {
   return `/api/Image/Timelapse/camera/${encodeURIComponent(camera)}/${day}.mp4`;
 }
 
+const unit = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * How long a clip of `pictures` plays: tenths under 10 s (a short day is no "1 Sekunde"; decimal comma as in
+ * Swiss running text), whole seconds up to a minute, then minutes and seconds.
+ */
+export function clipDuration(pictures: number): string {
+  const seconds = pictures / CLIP_FPS;
+  if (seconds < 9.95) {
+    const tenths = Math.max(1, Math.round(seconds * 10)) / 10;
+    return `${String(tenths).replace('.', ',')} ${tenths === 1 ? 'Sekunde' : 'Sekunden'}`;
+  }
+  const whole = Math.round(seconds);
+  if (whole < 60) return unit(whole, 'Sekunde', 'Sekunden');
+  const minutes = unit(Math.floor(whole / 60), 'Minute', 'Minuten');
+  return whole % 60 === 0 ? minutes : `${minutes} und ${unit(whole % 60, 'Sekunde', 'Sekunden')}`;
+}
+
 type LinkState = 'idle' | 'copied' | 'shown';
 
 /**
@@ -32,7 +50,6 @@ export function DayTimelapse({
   const [link, setLink] = useState<LinkState>('idle');
   const url = timelapseUrl(camera, day);
   const absolute = new URL(url, window.location.href).href;
-  const seconds = Math.max(1, Math.round(pictures / CLIP_FPS));
 
   async function shareLink() {
     const title = `Zeitraffer ${camera}, ${formatDay(day)}`;
@@ -53,8 +70,7 @@ export function DayTimelapse({
     <section className="day-timelapse" aria-labelledby="day-timelapse-title">
       <h2 id="day-timelapse-title">Zeitraffer als Video</h2>
       <p className="day-timelapse__lead">
-        {formatDay(day)} in {seconds} {seconds === 1 ? 'Sekunde' : 'Sekunden'} ({pictures}{' '}
-        {pictures === 1 ? 'Bild' : 'Bilder'}){today && ', laufend ergänzt'}.
+        {formatDay(day)} in {clipDuration(pictures)} ({unit(pictures, 'Bild', 'Bilder')}){today && ', laufend ergänzt'}.
       </p>
       {playing ? (
         <video
