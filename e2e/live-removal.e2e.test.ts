@@ -141,4 +141,23 @@ describe('a camera the administrator deletes leaves open pages (Chromium)', () =
     },
     TEST_TIMEOUT,
   );
+
+  it(
+    "tells a visitor on the camera's own page that it was removed",
+    async () => {
+      const gone = 'Staefa-Kehlhof';
+      const page = await openLive(`/webcam/${gone}`, (page) =>
+        page.getByRole('img', { name: new RegExp(`^Webcam ${gone}`) }).waitFor(PATIENCE),
+      );
+      await deleteCamera(gone);
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Diese Webcam wurde soeben entfernt; ihre Bilder sind nicht mehr verfügbar.' })
+        .waitFor(REMOVAL);
+      expect(await page.getByRole('img', { name: new RegExp(`^Webcam ${gone}`) }).count()).toBe(0);
+      expect(await notReloaded(page)).toBe(true);
+      await page.screenshot({ path: join(ARTIFACTS, 'live-removal-camera-page.png') });
+    },
+    TEST_TIMEOUT,
+  );
 });

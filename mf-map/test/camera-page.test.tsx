@@ -123,6 +123,19 @@ describe('the camera page', () => {
     expect(shownPicture().getAttribute('src')).toContain('/202611221155.jpg');
   });
 
+  it('says so when an administrator deletes the camera while the page is open, and ignores other cameras', async () => {
+    stubCamera();
+    await renderAt(`/webcam/${NAME}`);
+    await screen.findByRole('slider');
+    await waitFor(() => expect(screen.getByText('Blickwinkel')).toBeTruthy());
+    act(() => FakeEventSource.open().at(-1)?.emit('removed', { webcamId: 99, camera: 'Anderswo' }));
+    expect(screen.getByRole('slider')).toBeTruthy();
+    act(() => FakeEventSource.open().at(-1)?.emit('removed', { webcamId: 1, camera: NAME }));
+    await screen.findByText('Diese Webcam wurde soeben entfernt; ihre Bilder sind nicht mehr verfügbar.');
+    expect(screen.queryByRole('slider')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Alle Webcams' }).getAttribute('href')).toBe('/webcams');
+  });
+
   it('shows a friendly "not found" with a way home for an unknown camera', async () => {
     stubCamera({ today: null });
     await renderAt('/webcam/Gibt-es-nicht');

@@ -1,6 +1,6 @@
 import type { Webcam } from '@lakecams/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLiveImages } from '../live/live-images.ts';
+import { useLiveImages, useLiveRemovals } from '../live/live-images.ts';
 import {
   fetchImageHistory,
   fetchLatestHistory,
@@ -12,6 +12,8 @@ import {
 export type CameraState =
   | { status: 'loading' }
   | { status: 'missing' }
+  /** An administrator deleted the camera while the page was open. */
+  | { status: 'removed' }
   | { status: 'failed' }
   | { status: 'ready'; webcam: Webcam | null; history: ImageHistory; dayLoading: boolean };
 
@@ -67,6 +69,14 @@ export function useCamera(name: string, attempt: number) {
       if (webcamId !== image.webcamId) return current;
       const history = historyWithImage(current.history, image);
       return history === current.history ? current : { ...current, history };
+    }),
+  );
+
+  useLiveRemovals((removal) =>
+    setState((current) => {
+      if (current.status !== 'ready') return current;
+      const webcamId = current.webcam?.id ?? current.history.images[0]?.webcamId;
+      return webcamId === removal.webcamId || removal.camera === name ? { status: 'removed' } : current;
     }),
   );
 

@@ -48,6 +48,18 @@ function CameraView({ name }: { name: string }) {
     wasComparing.current = comparing;
   }, [comparing]);
 
+  if (state.status === 'removed') {
+    return (
+      <PageFrame title={name}>
+        <p className="status-note" role="status">
+          Diese Webcam wurde soeben entfernt; ihre Bilder sind nicht mehr verfügbar.
+        </p>
+        <p>
+          <Link to="/">Zur Startseite</Link> · <Link to="/webcams">Alle Webcams</Link>
+        </p>
+      </PageFrame>
+    );
+  }
   if (state.status === 'missing') {
     return (
       <PageFrame title="Webcam nicht gefunden">
