@@ -3,14 +3,23 @@ import { useSession } from '@lakecams/session';
 import { PageFrame } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { BestOfPicker } from '../bestof/best-of-picker.tsx';
 import { type BestOfDay, fetchBestOfDay, ISO_DAY, shiftDay } from '../bestof/best-of-api.ts';
+import { createArchiveDays, type DayNeighbours, nearestDay } from '../bestof/best-of-days.ts';
+import { BestOfPicker } from '../bestof/best-of-picker.tsx';
 import { cameraPath } from '../cameras/camera-list.ts';
 import { clockTimeOf, formatDay } from '../cameras/image-time.ts';
 import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import '../bestof/best-of.css';
 
 type BestOfState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; result: BestOfDay };
+/** The days with pictures around `day`; `found` null when they could not be looked up. */
+type Around = { day: string; found: DayNeighbours | null };
+
+/** A day that exists on the calendar (`2026-02-30` does not). */
+const isCalendarDay = (day: string) => ISO_DAY.test(day) && shiftDay(day, 0) === day;
+
+const dayPath = (day: string, today: string) =>
+  day === today ? '/bestof' : `/bestof?${new URLSearchParams({ tag: day })}`;
 
 /**
  * The best picture of every camera on a day (today by default, `?tag=YYYY-MM-DD` for another; docs/product.md §4.9).
@@ -18,10 +27,12 @@ type BestOfState = { status: 'loading' } | { status: 'failed' } | { status: 'rea
 export function BestofPage() {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tag');
-  const day = asked && ISO_DAY.test(asked) ? asked : undefined;
+  const day = asked && isCalendarDay(asked) ? asked : undefined;
   const [state, setState] = useState<BestOfState>({ status: 'loading' });
   const [version, setVersion] = useState(0);
   const { isAdmin } = useSession();
+  const [archiveDays] = useState(createArchiveDays);
+  const [around, setAround] = useState<Around | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new version loads the day again after a choice.
   useEffect(() => {
@@ -36,7 +47,32 @@ export function BestofPage() {
     return () => abort.abort();
   }, [day, version]);
 
+  const shownDay = state.status === 'ready' ? state.result.day : null;
+  useEffect(() => {
+    if (!shownDay) return;
+    let current = true;
+    archiveDays(shownDay).then(
+      (found) => current && setAround({ day: shownDay, found }),
+      () => current && setAround({ day: shownDay, found: null }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [shownDay, archiveDays]);
+
   const showDay = (next: string, today: string) => setParams(next === today ? {} : { tag: next });
+
+  // The buttons step to the nearest day with pictures; they wait until it is known, and step by calendar days
+  // should the look-up fail.
+  const known = around && around.day === shownDay ? around : null;
+  const steps = (result: BestOfDay) => {
+    if (!known) return { previous: null, next: null };
+    if (!known.found) {
+      return { previous: shiftDay(result.day, -1), next: result.day < result.today ? shiftDay(result.day, 1) : null };
+    }
+    const { previous, next } = known.found;
+    return { previous, next: next && next <= result.today ? next : null };
+  };
 
   return (
     <PageFrame title="Bilder des Tages">
@@ -55,7 +91,11 @@ export function BestofPage() {
             <button
               type="button"
               className="button-quiet"
-              onClick={() => showDay(shiftDay(state.result.day, -1), state.result.today)}
+              disabled={!steps(state.result).previous}
+              onClick={() => {
+                const { previous } = steps(state.result);
+                if (previous) showDay(previous, state.result.today);
+              }}
             >
               <span aria-hidden="true">◀ </span>Vorheriger Tag
             </button>
@@ -66,14 +106,17 @@ export function BestofPage() {
             <button
               type="button"
               className="button-quiet"
-              disabled={state.result.day >= state.result.today}
-              onClick={() => showDay(shiftDay(state.result.day, 1), state.result.today)}
+              disabled={!steps(state.result).next}
+              onClick={() => {
+                const { next } = steps(state.result);
+                if (next) showDay(next, state.result.today);
+              }}
             >
               Nächster Tag<span aria-hidden="true"> ▶</span>
             </button>
           </nav>
           {state.result.pictures.length === 0 ? (
-            <p className="camera-view__empty">Für diesen Tag gibt es keine Bilder.</p>
+            <EmptyDay result={state.result} found={known?.found ?? null} />
           ) : (
             <ul className="camera-cards">
               {state.result.pictures.map((best) => (
@@ -89,6 +132,24 @@ export function BestofPage() {
         </>
       )}
     </PageFrame>
+  );
+}
+
+/** A day without pictures: where the archive begins or ends when the day lies outside it, and the nearest day with pictures. */
+function EmptyDay({ result, found }: { result: BestOfDay; found: DayNeighbours | null }) {
+  const { day, today } = result;
+  const nearest = found && nearestDay(found, day);
+  return (
+    <div className="camera-view__empty">
+      <p>{day === today ? 'Für heute gibt es noch keine Bilder.' : 'Für diesen Tag gibt es keine Bilder.'}</p>
+      {found?.first && day < found.first && <p>Das Archiv beginnt am {formatDay(found.first)}.</p>}
+      {found?.last && day > found.last && day !== today && <p>Die neusten Bilder sind vom {formatDay(found.last)}.</p>}
+      {nearest && (
+        <p>
+          <Link to={dayPath(nearest, today)}>Bilder vom {formatDay(nearest)} ansehen</Link>
+        </p>
+      )}
+    </div>
   );
 }
 
