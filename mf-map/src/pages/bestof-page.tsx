@@ -87,7 +87,7 @@ export function BestofPage() {
       )}
       {state.status === 'ready' && (
         <>
-          <nav className="best-of-nav" aria-label="Tag wählen">
+          <nav className="best-of-nav" aria-label="Tag wählen" aria-busy={!known}>
             <button
               type="button"
               className="button-quiet"
@@ -140,7 +140,7 @@ function EmptyDay({ result, found }: { result: BestOfDay; found: DayNeighbours |
   const { day, today } = result;
   const nearest = found && nearestDay(found, day);
   return (
-    <div className="camera-view__empty">
+    <div className="best-of-empty">
       <p>{day === today ? 'Für heute gibt es noch keine Bilder.' : 'Für diesen Tag gibt es keine Bilder.'}</p>
       {found?.first && day < found.first && <p>Das Archiv beginnt am {formatDay(found.first)}.</p>}
       {found?.last && day > found.last && day !== today && <p>Die neusten Bilder sind vom {formatDay(found.last)}.</p>}
