@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, logIn, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 const CAMERA = 'Rapperswil-Seedamm';
@@ -132,4 +132,49 @@ describe('Bilder des Tages (Chromium)', () => {
       await page.locator('a.camera-card').first().waitFor(PATIENCE);
     }, 180_000);
   }
+
+  it("lays the admin's picture picker out as a grid: more than two a row on a desktop, two on a phone", async () => {
+    const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
+    const path = `/bestof?tag=${seededDay}`;
+    await page.goto(`${portal.url}/login?returnUrl=${encodeURIComponent(path)}`);
+    await logIn(page, portal.demoAdmin as { username: string; password: string });
+    await page.waitForURL(`${portal.url}${path}`, PATIENCE);
+    await page.getByRole('button', { name: 'Anderes Bild wählen' }).first().click();
+    const list = page.getByRole('list', { name: `Bilder von ${CAMERA}` });
+    await expect.poll(() => list.getByRole('listitem').count(), PATIENCE).toBe(SEEDED);
+    await expect
+      .poll(() => list.locator('img').evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete)))
+      .toBe(true);
+
+    /** How many thumbnails the first row holds, and whether each is wide enough to tell pictures apart. */
+    const firstRow = async () => {
+      const boxes = await list
+        .getByRole('listitem')
+        .evaluateAll((items) => items.map((item) => item.getBoundingClientRect().toJSON() as DOMRect));
+      const top = boxes[0]?.top ?? 0;
+      return {
+        count: boxes.filter((box) => Math.abs(box.top - top) < 2).length,
+        narrowest: Math.min(...boxes.map((box) => box.width)),
+        inside: await list.evaluate((element) => element.scrollWidth <= element.clientWidth),
+      };
+    };
+    const desktop = await firstRow();
+    expect(desktop.count).toBeGreaterThan(2);
+    expect(desktop.narrowest).toBeGreaterThanOrEqual(150);
+    expect(desktop.inside).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'bestof-picker-desktop.png') });
+
+    await page.setViewportSize(PHONE);
+    await expect.poll(async () => (await firstRow()).count).toBe(2);
+    const phone = await firstRow();
+    expect(phone.narrowest).toBeGreaterThanOrEqual(140);
+    expect(phone.inside).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'bestof-picker-phone.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Choosing one makes it the day's picture, chosen by the editors.
+    await page.setViewportSize(DESKTOP);
+    await list.getByRole('button').last().click();
+    await page.getByText('von der Redaktion gewählt').waitFor(PATIENCE);
+  }, 180_000);
 });

@@ -1,11 +1,21 @@
 import type { CameraBestOf } from '@lakecams/contracts';
 import { SessionContext } from '@lakecams/session';
 import { createTestSession, jsonResponse, testUser } from '@lakecams/session/testing';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MapRoutes } from '../src/map-routes.tsx';
 import { image, renderAt, stubApi, webcam } from './fixtures.tsx';
+
+// jsdom has <dialog> but neither showModal nor close.
+beforeAll(() => {
+  HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+  };
+});
 
 const TODAY = '2026-11-22';
 const best = (camera: string, webcamId: number, name: string, extra: Partial<CameraBestOf> = {}): CameraBestOf => ({
@@ -209,7 +219,12 @@ describe('the Bilder des Tages page', () => {
     );
     const [first] = await screen.findAllByRole('button', { name: 'Anderes Bild wählen' });
     fireEvent.click(first as HTMLElement);
-    fireEvent.click(await screen.findByRole('button', { name: /^12:40/ }));
+    // The day's pictures open in a dialog, the current best marked.
+    const dialog = await screen.findByRole('dialog', { name: 'Bild des Tages von Rapperswil-Seedamm wählen' });
+    const current = await within(dialog).findByRole('button', { name: '12:20 · aktuell' });
+    expect(current.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(within(dialog).getByRole('button', { name: '12:40' }));
     await waitFor(() => expect(chosen).toEqual(['202611221240']));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
