@@ -189,6 +189,20 @@ describe('comparing two moments of a camera (Chromium)', () => {
       const under = await page.getByRole('img', { name: /^Bild A/ }).boundingBox();
       const over = await pictureB(page).boundingBox();
       expect(over).toEqual(under);
+      // The A and B badges leave the picture's top-left corner free: cameras burn their name and time in there.
+      if (!under) throw new Error('picture A is not on screen');
+      const corner = { x: under.x, y: under.y, width: under.width * 0.4, height: under.height * 0.15 };
+      for (const badge of ['a', 'b']) {
+        const box = await page.locator(`.compare__tag--${badge}`).boundingBox();
+        if (!box) throw new Error(`badge ${badge} is not on screen`);
+        expect(box.width).toBeGreaterThan(0);
+        const apart =
+          box.x >= corner.x + corner.width ||
+          box.x + box.width <= corner.x ||
+          box.y >= corner.y + corner.height ||
+          box.y + box.height <= corner.y;
+        expect({ badge, box, apart }).toEqual({ badge, box, apart: true });
+      }
       expect(await dividerAt(page)).toBe(50);
       await dragDivider(page, 0.25, touch);
       await expect.poll(() => dividerAt(page), PATIENCE).toBeGreaterThanOrEqual(22);

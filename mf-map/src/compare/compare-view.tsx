@@ -345,6 +345,11 @@ function SwipeCompare({ camera, a, b }: { camera: string; a: string; b: string }
 
   return (
     <figure className="compare__swipe-figure">
+      {/* Above the picture, not on it: cameras burn their name and time into its corners. */}
+      <div className="compare__swipe-tags" aria-hidden="true">
+        <span className="compare__tag compare__tag--a">A</span>
+        <span className="compare__tag compare__tag--b">B</span>
+      </div>
       <div
         ref={stage}
         className="compare__swipe"
@@ -375,12 +380,6 @@ function SwipeCompare({ camera, a, b }: { camera: string; a: string; b: string }
           draggable={false}
           style={{ clipPath: `inset(0 0 0 ${position}%)` }}
         />
-        <span className="compare__tag compare__tag--a" aria-hidden="true">
-          A
-        </span>
-        <span className="compare__tag compare__tag--b" aria-hidden="true">
-          B
-        </span>
         <div
           ref={divider}
           className="compare__divider"
