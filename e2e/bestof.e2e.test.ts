@@ -110,6 +110,7 @@ describe('Bilder des Tages (Chromium)', () => {
         // The buttons wait until the days around are known.
         await page.locator('nav.best-of-nav[aria-busy="false"]').waitFor(PATIENCE);
         visited.push(tag(page) as string);
+        if (step === 0) await page.screenshot({ path: join(ARTIFACTS, `bestof-${size}.png`), fullPage: true });
         const previous = dayButton(page, 'Vorheriger Tag');
         if (await previous.isDisabled()) break;
         await previous.click();
