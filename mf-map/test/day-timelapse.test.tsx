@@ -47,7 +47,7 @@ describe("the camera page's day time-lapse", () => {
       CLIP,
       'Rapperswil Seedamm-2026-11-21.mp4',
     ]);
-    expect(lead(container)).toMatch(/in 0,1 Sekunden \(1 Bild\), laufend ergänzt\.$/);
+    expect(lead(container)).toMatch(/in 0.1 Sekunden \(1 Bild\), laufend ergänzt\.$/);
   });
 
   it('says how long the clip plays as it is, at 12 pictures a second', () => {
@@ -57,9 +57,9 @@ describe("the camera page's day time-lapse", () => {
       cleanup();
       return text;
     };
-    expect(says(6)).toBe('0,5 Sekunden (6 Bilder).');
+    expect(says(6)).toBe('0.5 Sekunden (6 Bilder).');
     expect(says(12)).toBe('1 Sekunde (12 Bilder).');
-    expect(says(29)).toBe('2,4 Sekunden (29 Bilder).');
+    expect(says(29)).toBe('2.4 Sekunden (29 Bilder).');
     expect(says(288)).toBe('24 Sekunden (288 Bilder).');
     expect(says(720)).toBe('1 Minute (720 Bilder).');
     expect(says(866)).toBe('1 Minute und 12 Sekunden (866 Bilder).');

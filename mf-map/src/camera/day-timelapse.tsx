@@ -10,17 +10,18 @@ export function timelapseUrl(camera: string, day: string): string {
   return `/api/Image/Timelapse/camera/${encodeURIComponent(camera)}/${day}.mp4`;
 }
 
+const TENTHS = new Intl.NumberFormat('de-CH', { maximumFractionDigits: 1 });
 const unit = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /**
- * How long a clip of `pictures` plays: tenths under 10 s (a short day is no "1 Sekunde"; decimal comma as in
- * Swiss running text), whole seconds up to a minute, then minutes and seconds.
+ * How long a clip of `pictures` plays: tenths under 10 s (a short day is no "1 Sekunde"; written as de-CH writes
+ * numbers elsewhere on the site, "0.5"), whole seconds up to a minute, then minutes and seconds.
  */
 export function clipDuration(pictures: number): string {
   const seconds = pictures / CLIP_FPS;
   if (seconds < 9.95) {
     const tenths = Math.max(1, Math.round(seconds * 10)) / 10;
-    return `${String(tenths).replace('.', ',')} ${tenths === 1 ? 'Sekunde' : 'Sekunden'}`;
+    return `${TENTHS.format(tenths)} ${tenths === 1 ? 'Sekunde' : 'Sekunden'}`;
   }
   const whole = Math.round(seconds);
   if (whole < 60) return unit(whole, 'Sekunde', 'Sekunden');
