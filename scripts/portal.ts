@@ -133,6 +133,8 @@ export function serviceOptionsFor(
       outboxDir: string;
       publicUrl: () => string;
       imageStoreDir: string;
+      /** Seals camera passwords when CAMERA_SECRET_KEY is not set (the portal keeps one in its data folder). */
+      cameraSecretKey?: string;
       onDemoAdminCreated?: IdentityOptions['onDemoAdminCreated'];
       schedule?: boolean;
       demoBackfillMinutes?: number;
@@ -172,6 +174,9 @@ export function serviceOptionsFor(
   const imaging: ImagingOptions = {
     ...imagingOptionsFromConfig(imagingConfig),
     storeDir: settings.imageStoreDir,
+    ...(imagingConfig.CAMERA_SECRET_KEY || !settings.cameraSecretKey
+      ? {}
+      : { cameraSecretKey: settings.cameraSecretKey }),
     schedule: settings.schedule ?? true,
     demoSource: demo,
     demoBackfillMinutes: settings.demoBackfillMinutes ?? imagingConfig.DEMO_BACKFILL_MINUTES,
@@ -203,6 +208,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
   const antiForgerySecret = options.dataDir
     ? await loadOrCreateSecret(join(dataDir, 'anti-forgery.secret'))
     : randomBytes(32).toString('hex');
+  // Kept, so camera passwords stored before a restart can still be opened.
+  const cameraSecretKey = options.dataDir
+    ? await loadOrCreateSecret(join(dataDir, 'camera.secret'))
+    : randomBytes(32).toString('hex');
   const outboxDir = join(dataDir, 'outbox');
   let demoAdmin: RunningPortal['demoAdmin'] = null;
   let publicUrl = `http://localhost:${port}`;
@@ -224,6 +233,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       outboxDir,
       publicUrl: () => publicUrl,
       imageStoreDir: join(dataDir, 'images'),
+      cameraSecretKey,
       ...serviceConfigs,
       onDemoAdminCreated: (credentials) => {
         demoAdmin = credentials;

@@ -40,6 +40,7 @@ const signingKeys = await loadOrCreateSigningKeys(join(config.DATA_DIR, 'jwt-sig
 const captchaSecret = randomBytes(32).toString('hex');
 const antiForgerySecret = await loadOrCreateSecret(join(config.DATA_DIR, 'anti-forgery.secret'));
 const pictureLinkSecret = await loadOrCreateSecret(join(config.DATA_DIR, 'picture-link.secret'));
+const cameraSecretKey = await loadOrCreateSecret(join(config.DATA_DIR, 'camera.secret'));
 const children: ChildProcess[] = [];
 const labels = new Map<ChildProcess, string>();
 let stopping = false;
@@ -155,6 +156,8 @@ for (const service of SERVICES) {
       IMAGE_STORE: process.env.IMAGE_STORE ?? 'nats',
       // Every imaging replica signs and checks the same picture links.
       PICTURE_LINK_SECRET: process.env.PICTURE_LINK_SECRET ?? pictureLinkSecret,
+      // Every imaging replica opens the same sealed camera passwords.
+      CAMERA_SECRET_KEY: process.env.CAMERA_SECRET_KEY ?? cameraSecretKey,
       ...(service === 'identity'
         ? {
             JWT_PRIVATE_KEY: signingKeys.privateKey,

@@ -6,6 +6,7 @@ import type { ImagingOptions } from './options.ts';
 import bestOfChoiceRepository from './plugins/app/best-of-choice-repository.ts';
 import cameraAccess from './plugins/app/camera-access.ts';
 import cameraDirectory from './plugins/app/camera-directory.ts';
+import cameraSources from './plugins/app/camera-sources.ts';
 import capturePipeline from './plugins/app/capture-pipeline.ts';
 import captureRepository from './plugins/app/capture-repository.ts';
 import deliveryState from './plugins/app/delivery-state.ts';
@@ -16,6 +17,8 @@ import timelapseRepository from './plugins/app/timelapse-repository.ts';
 import imageRoutes from './routes/api/Image/index.ts';
 import timelapseRoutes from './routes/api/Image/timelapse.ts';
 import zoomRoutes from './routes/api/Image/zoom.ts';
+import pushRoutes from './routes/api/Image/push.ts';
+import sourceRoutes from './routes/api/Image/source.ts';
 import jobRoutes from './routes/api/Jobs/index.ts';
 import timelapseDashboardRoutes from './routes/api/Jobs/timelapses.ts';
 
@@ -30,6 +33,7 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
   plugin: async (app, options, db) => {
     // Repositories: the tables, each behind one module.
     await app.register(cameraDirectory, { db });
+    await app.register(cameraSources, { db, options });
     await app.register(cameraAccess, { db });
     await app.register(captureRepository, { db });
     await app.register(jobRunRepository, { db });
@@ -46,6 +50,8 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
       recentPicturesBytes: options.recentPicturesBytes,
     });
     await app.register(zoomRoutes);
+    await app.register(sourceRoutes);
+    await app.register(pushRoutes);
     await app.register(jobRoutes);
     await app.register(timelapseRoutes);
     await app.register(timelapseDashboardRoutes);

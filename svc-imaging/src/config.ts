@@ -26,6 +26,8 @@ export const ImagingConfigSchema = Type.Object({
   TIMELAPSE_TODAY_MINUTES: Type.Integer({ minimum: 1, default: DEFAULT_TIMELAPSE_TODAY_MINUTES }),
   /** Signs picture links above the public level; the same on every replica (random per process when unset). */
   PICTURE_LINK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  /** Seals the cameras' login passwords at rest; the same on every replica and kept: without it no password is stored. */
+  CAMERA_SECRET_KEY: Type.Optional(Type.String({ minLength: 16 })),
   /** Where browsers fetch pictures, e.g. a cookie-less host `https://pictures.example.org`; this host by default. */
   PICTURE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
 });
@@ -59,6 +61,7 @@ export function imagingOptionsFromConfig(config: ImagingConfig): ImagingOptions 
     takeoverAfterMs,
     heartbeatMs: Math.min(5000, takeoverAfterMs / 4),
     ...(config.REPLICA_ID ? { replicaId: config.REPLICA_ID } : {}),
+    ...(config.CAMERA_SECRET_KEY ? { cameraSecretKey: config.CAMERA_SECRET_KEY } : {}),
     pictureLinks: {
       ...(config.PICTURE_LINK_SECRET ? { secret: config.PICTURE_LINK_SECRET } : {}),
       ...(config.PICTURE_BASE_URL ? { baseUrl: config.PICTURE_BASE_URL } : {}),

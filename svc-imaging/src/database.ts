@@ -1,4 +1,4 @@
-import type { LayerLevel, Quality } from '@lakecams/contracts';
+import type { CameraSourceKind, LayerLevel, Quality, StreamTransport } from '@lakecams/contracts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface CamerasTable {
@@ -10,6 +10,22 @@ export interface CamerasTable {
   lng: number | null;
   direction: number | null;
   paused: Generated<boolean>;
+}
+
+/** How a camera's pictures arrive, with its login (password sealed) and its push accounts (hashes only). */
+export interface CameraSourcesTable {
+  webcamId: number;
+  kind: Generated<CameraSourceKind>;
+  loginUser: Generated<string>;
+  loginPasswordSealed: string | null;
+  transport: Generated<StreamTransport>;
+  ftpUser: string | null;
+  ftpPasswordHash: string | null;
+  pushSecretHash: string | null;
+  lastUploadName: string | null;
+  lastUploadAt: Date | null;
+  lastUploadVia: 'ftp' | 'push' | null;
+  updatedAt: Generated<Date>;
 }
 
 export type CaptureStatus = 'running' | 'done' | 'failed';
@@ -118,12 +134,14 @@ export interface Database {
   layers: LayersTable;
   cameraAccess: CameraAccessTable;
   cameras: CamerasTable;
+  cameraSources: CameraSourcesTable;
   captures: CapturesTable;
   jobRuns: JobRunsTable;
   timelapses: TimelapsesTable;
 }
 
 export type CameraRow = Selectable<CamerasTable>;
+export type CameraSourceRow = Selectable<CameraSourcesTable>;
 export type CaptureRow = Selectable<CapturesTable>;
 export type LayerRow = Selectable<LayersTable>;
 export type TimelapseRow = Selectable<TimelapsesTable>;

@@ -37,4 +37,18 @@ export interface ImagingOptions {
   retentionDays?: number;
   /** …then the best of each hour, until this many days (default 365); the best of each day forever. */
   archiveDays?: number;
+  /** Seals the cameras' login passwords at rest (CAMERA_SECRET_KEY); the same on every replica, kept across restarts. */
+  cameraSecretKey?: string;
+  /**
+   * The FTP ingest for cameras that push (FTP_PORT, FTP_PASSIVE_PORTS, FTP_PUBLIC_HOST, FTP_TLS_CERT/KEY);
+   * without it no FTP server runs.
+   */
+  ftp?: {
+    host?: string;
+    port: number;
+    passivePorts: { min: number; max: number };
+    /** The address cameras are told to connect to (PASV), and the dialog shows; this host's by default. */
+    publicHost?: string;
+    tls?: { key: string | Buffer; cert: string | Buffer };
+  };
 }

@@ -3,44 +3,14 @@ import { CameraApplied } from '@lakecams/contracts/messages';
 import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
 import { buildImagingService, type ImagingTestService } from '@lakecams/svc-imaging/testing';
 import { createSigner } from 'fast-jwt';
-import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDigestCamera } from './camera-servers.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
 const adminCookie = `${ACCESS_COOKIE}=${sign({ sub: '11111111-1111-4111-8111-111111111111', role: [ADMIN_ROLE] })}`;
-const REALM = 'Hafenkamera';
-const NONCE = '5e3f0c1b9a7d';
-
-/** An IP camera that asks Digest (MD5, qop=auth) and delivers a JPEG to `kamera` with the password `secret`. */
-async function startDigestCamera(picture: Buffer) {
-  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-  const server: Server = createServer((request, response) => {
-    const fields = Object.fromEntries(
-      [...(request.headers.authorization ?? '').matchAll(/(\w+)="?([^",]*)"?/g)].map(([, k, v]) => [k, v]),
-    );
-    const ha1 = md5(`kamera:${REALM}:secret`);
-    const ha2 = md5(`GET:${fields.uri}`);
-    const expected = md5(`${ha1}:${NONCE}:${fields.nc}:${fields.cnonce}:auth:${ha2}`);
-    if (fields.username === 'kamera' && fields.response === expected) {
-      response.writeHead(200, { 'content-type': 'image/jpeg' });
-      return response.end(picture);
-    }
-    response.writeHead(401, { 'www-authenticate': `Digest realm="${REALM}", qop="auth", nonce="${NONCE}"` });
-    response.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    /** The camera's URL with a login in it. */
-    url: (login: string) => `http://${login}@127.0.0.1:${port}/snapshot.jpg`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 describe('a camera whose URL holds its login', () => {
   let service: ImagingTestService;
   let camera: Awaited<ReturnType<typeof startDigestCamera>>;

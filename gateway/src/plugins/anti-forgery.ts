@@ -1,4 +1,5 @@
 import {
+  CAMERA_PUSH_PATH_PREFIX,
   ANTI_FORGERY_SESSION_COOKIE,
   HOST_COOKIE_PREFIX,
   PICTURE_PATH_PREFIX,
@@ -21,7 +22,9 @@ const STATIC_FILE = /^\/(?!api\/)(?:[^/?#]+\/)*[^/?#]*\.[A-Za-z0-9]+(?:[?#]|$)/;
  * front ends' files, which a CDN or the edge cache keeps for everybody (an answer with Set-Cookie is stored
  * by none of them).
  */
-const cookieless = (url: string) => PICTURES.some((prefix) => url.startsWith(prefix)) || STATIC_FILE.test(url);
+const isCameraPush = (url: string) => url.startsWith(CAMERA_PUSH_PATH_PREFIX);
+const cookieless = (url: string) =>
+  PICTURES.some((prefix) => url.startsWith(prefix)) || STATIC_FILE.test(url) || isCameraPush(url);
 /** 32 random bytes, base64url. */
 const SESSION_ID = /^[\w-]{43}$/;
 
@@ -84,7 +87,8 @@ export const antiForgeryPlugin = fp(
         // Raw header: API replies are handed to services, which write the response themselves.
         reply.raw.setHeader('set-cookie', issued);
       }
-      if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+      // Cameras pushing pictures authenticate with their own secret; no cookie is read there.
+      if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/') || isCameraPush(request.url)) return;
       const echoed = request.headers[header];
       if (!valid || typeof echoed !== 'string' || !same(echoed, sentToken as string)) {
         return reply.code(403).send(errorBody(403, 'Missing or invalid anti-forgery token'));

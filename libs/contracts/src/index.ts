@@ -1,4 +1,5 @@
 export * from './best-of.ts';
+export * from './camera-sources.ts';
 export * from './domain.ts';
 export * from './identity.ts';
 export * from './picture-limits.ts';

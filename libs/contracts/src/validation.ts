@@ -157,6 +157,17 @@ export const CRON_MESSAGE = 'This is not a cron definition';
 export const CRON_PATTERN =
   '^\\s*([0-9*/,-]+)\\s+([0-9*/,-]+)\\s+([0-9*/,?LW-]+)\\s+([0-9A-Za-z*/,-]+)\\s+([0-9A-Za-z*/,?L#-]+)\\s*$';
 
+/** A camera's login in the source dialog: any length a camera takes, but no invisible characters in its user. */
+export const CAMERA_LOGIN_RULES = {
+  username: {
+    maxLength: { value: 200, message: 'Username must be shorter or equal then 200 characters' },
+    pattern: {
+      value: `^[^${INVISIBLE_CHARACTERS}]*$`,
+      message: 'Username must not contain invisible or text-direction characters',
+    },
+  },
+} as const satisfies FormRules;
+
 /** Camera edit: name and url required; distance 1–20 km, angle 1–360, interval 1–60 minutes. */
 export const CAMERA_RULES = {
   name: {

@@ -84,7 +84,8 @@ describe('anti-forgery: every non-GET/HEAD route refuses a request without the m
       const key = `${route.method} ${route.url}`;
       const access = ROUTE_ACCESS[key];
       expect(access, `${key} has no entry in ROUTE_ACCESS`).toBeDefined();
-      if (!access) continue;
+      // Authenticated by its own secret, never by a cookie: checked below to take no cookie instead.
+      if (!access || access.ownSecret) continue;
       // Routes that take the access cookie are what a cross-site form would aim at: forge with the cookie too.
       for (const viaCookie of access.cookieAuth ? [false, true] : [false]) {
         prepared.push([key, await access.build(m, adminActor(viaCookie)), viaCookie]);
@@ -126,6 +127,23 @@ describe('anti-forgery: every non-GET/HEAD route refuses a request without the m
       `[anti-forgery] ${mutating.length} non-GET/HEAD routes, ${prepared.length} requests × ${forgeries(p.xsrf).length} forgeries + PATCH/OPTIONS = ${tried} refused requests; ${prepared.length} accepted with the matching pair`,
     );
   }, 180_000);
+
+  it('lets cameras push without the header, authenticated only by their secret: the cookies alone open nothing', async () => {
+    const own = Object.entries(ROUTE_ACCESS).filter(([, access]) => access.ownSecret);
+    expect(own.map(([key]) => key).sort()).toEqual([
+      'POST /api/Image/Push/camera/:file',
+      'PUT /api/Image/Push/camera/:file',
+    ]);
+    for (const [key, access] of own) {
+      const spec = await access.build(m, { role: 'anonymous', caller: null, acting: null, viaCookie: false });
+      // With its secret, without anti-forgery cookie or header: done.
+      expect((await send(p.url, spec)).status, key).toBe(201);
+      // A cross-site form has the visitor's cookies but not the secret.
+      const cookies = `${p.xsrf.cookie}; ${ACCESS_COOKIE}=${p.admin.accessCookie}`;
+      const forged = { ...spec, headers: { cookie: cookies, [header]: p.xsrf.token } };
+      expect((await send(p.url, forged)).status, key).toBe(401);
+    }
+  });
 
   it('hands out an httpOnly session id and a readable token signed for it, both SameSite=Strict', async () => {
     const answer = await send(p.url, { method: 'GET', path: '/api/News/News/news' });

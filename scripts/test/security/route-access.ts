@@ -119,6 +119,8 @@ export interface RouteAccess {
   cookieAuth?: boolean;
   /** Statuses that mean "allowed and done" for this request (default 200), with why when not 200. */
   success?: number[];
+  /** Authenticated by a secret of its own and never by a cookie, so no forged request can use one: why. */
+  ownSecret?: string;
   note?: string;
   build(m: MatrixContext, actor: Actor): Promise<Prepared>;
 }
@@ -135,6 +137,42 @@ async function victim<T>(m: MatrixContext, key: string, create: () => Promise<T>
   }
   return [value, (answer) => answer.status === 200 && m.victims.delete(key)];
 }
+
+/** A camera that takes pictures pushed by HTTP, with its upload secret: made once per portal. */
+async function pushCamera(m: MatrixContext): Promise<{ name: string; secret: string }> {
+  const [camera] = await victim(m, 'push-camera', async () => {
+    const { id, name } = await createCamera(m.p, 'Matrix-Push');
+    // svc-imaging hears of the camera from svc-webcam's event.
+    await eventually(async () => {
+      const set = await m.p.as(m.p.admin, {
+        method: 'PUT',
+        path: `/api/Image/Source?webcamId=${id}`,
+        json: { kind: 'push' },
+      });
+      return set.status === 200 ? set : undefined;
+    }, `push source of ${name}`);
+    const made = await m.p.as(m.p.admin, { method: 'POST', path: `/api/Image/Source/PushSecret?webcamId=${id}` });
+    return { name, secret: (await expectOk(made, 'push secret')).json.secret as string };
+  });
+  return camera;
+}
+
+async function pushRequest(m: MatrixContext, method: 'PUT' | 'POST'): Promise<Prepared> {
+  const { name, secret } = await pushCamera(m);
+  return {
+    method,
+    path: `/api/Image/Push/camera/${name}.jpg`,
+    headers: { authorization: `Basic ${Buffer.from(`${name}:${secret}`).toString('base64')}` },
+    raw: { contentType: 'image/jpeg', body: await testJpeg(320, 180) },
+  };
+}
+
+const CAMERA_PUSH: Omit<RouteAccess, 'build'> = {
+  rule: 'public',
+  ownSecret: 'a camera pushing a picture with its upload secret (Basic or Bearer in Authorization); no cookie is read',
+  // A signed-in caller's bearer token takes the secret's place in Authorization: not the secret, so 401.
+  success: [201, 401],
+};
 
 async function newCode(m: MatrixContext, feature = 'Premium'): Promise<string> {
   const answer = await m.p.as(m.p.admin, { method: 'POST', path: `/api/Code/CreateCodes?feature=${feature}&count=1` });
@@ -594,6 +632,37 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
       ],
     }),
   },
+  'GET /api/Image/Source': {
+    rule: 'admin',
+    build: async (m) => get(`/api/Image/Source?webcamId=${m.f.spareCamera.id}`),
+  },
+  'PUT /api/Image/Source': {
+    rule: 'admin',
+    build: async (m) => ({
+      method: 'PUT',
+      path: `/api/Image/Source?webcamId=${m.f.spareCamera.id}`,
+      json: { kind: 'http', username: 'kamera', password: 'Matrix-Kamera-Pw' },
+    }),
+  },
+  'POST /api/Image/Source/FtpPassword': {
+    rule: 'admin',
+    build: async (m) => ({ method: 'POST', path: `/api/Image/Source/FtpPassword?webcamId=${m.f.spareCamera.id}` }),
+  },
+  'POST /api/Image/Source/PushSecret': {
+    rule: 'admin',
+    build: async (m) => ({ method: 'POST', path: `/api/Image/Source/PushSecret?webcamId=${m.f.spareCamera.id}` }),
+  },
+  'POST /api/Image/Source/Test': {
+    rule: 'admin',
+    note: 'a camera that cannot be reached: 200 with the reason',
+    build: async () => ({
+      method: 'POST',
+      path: '/api/Image/Source/Test',
+      json: { kind: 'http', url: 'http://127.0.0.1:9/camera.jpg' },
+    }),
+  },
+  'PUT /api/Image/Push/camera/:file': { ...CAMERA_PUSH, build: (m) => pushRequest(m, 'PUT') },
+  'POST /api/Image/Push/camera/:file': { ...CAMERA_PUSH, build: (m) => pushRequest(m, 'POST') },
   'GET /api/Jobs/dashboard': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/dashboard') },
   'GET /api/Jobs/dashboard-frame.js': {
     rule: 'admin',

@@ -58,13 +58,29 @@ function isWebUrl(url: URL): boolean {
   return url.protocol === 'http:' || url.protocol === 'https:';
 }
 
+/** fetch says only "fetch failed": the cause's code tells an operator what to fix. */
+const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found (name lookup failed)',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+};
+
+function networkReason(error: Error): string {
+  const code = (error as Error & { cause?: { code?: string } }).cause?.code;
+  return code ? `${NETWORK_REASONS[code] ?? 'network error'} (${code})` : error.message;
+}
+
 async function request(url: URL, headers: Record<string, string>, signal: AbortSignal, timeoutMs: number) {
   try {
     // Redirects by hand: the login must not follow one to another origin.
     return await fetch(url, { signal, redirect: 'manual', headers });
   } catch (error) {
     const reason =
-      (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+      (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : networkReason(error as Error);
     throw new CameraFetchError(`Camera unreachable: ${withoutUrlLogins(reason)}`);
   }
 }

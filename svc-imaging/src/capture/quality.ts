@@ -1,4 +1,2 @@
-import type { Quality } from '@lakecams/contracts';
-
 export { QUALITY_WIDTHS } from '@lakecams/contracts';
 export const JPEG_QUALITY = 80;

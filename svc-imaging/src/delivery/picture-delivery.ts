@@ -175,7 +175,7 @@ export function createPictureDelivery(sources: DeliverySources) {
   const publicQuality = (state: DeliveryState) =>
     resolve(state.access, { userId: null, roles: [], referer: null }).quality;
 
-    /** A booked page's layers on a capture; the offline layer only on the current picture of a camera gone silent. */
+  /** A booked page's layers on a capture; the offline layer only on the current picture of a camera gone silent. */
   async function layersFor(state: DeliveryState, booking: AccessBooking, captureName: string) {
     const offline = state.latest?.name === captureName && state.offline !== null;
     const selection = selectLayers(

@@ -13,7 +13,8 @@ import {
 } from '../../capture/capture-tick.ts';
 import type { CameraRow } from '../../database.ts';
 import { createZoomTiles } from '../../delivery/zoom-tiles.ts';
-import { DEFAULT_FETCH_LIMITS, fetchCameraImage } from '../../capture/camera-fetch.ts';
+import { DEFAULT_FETCH_LIMITS } from '../../capture/camera-fetch.ts';
+import { isPulled, pictureSource } from '../../capture/picture-source.ts';
 import { isDemoSourceUrl, renderDemoImage } from '../../capture/demo-source.ts';
 import { createImageStore, type ImageStore } from '../../capture/image-store.ts';
 import type { ImagingOptions } from '../../options.ts';
@@ -39,6 +40,7 @@ export default fp(
     const fetchLimits = options.fetchLimits ?? DEFAULT_FETCH_LIMITS;
     // Demo cameras are rendered here, not fetched: no route serves their pictures (decisions.md, "Demo cameras").
     const isDemo = (camera: CameraRow) => options.demoSource === true && isDemoSourceUrl(camera.pattern);
+    const fetchBySource = pictureSource(app.cameraSources);
     const context: CaptureContext = {
       captures: app.captures,
       jobRuns: app.jobRuns,
@@ -54,14 +56,15 @@ export default fp(
       ),
       limits: fetchLimits,
       source: (camera, at, limits) =>
-        isDemo(camera) ? renderDemoImage(camera.name, at) : fetchCameraImage(camera.pattern, at, limits),
+        isDemo(camera) ? renderDemoImage(camera.name, at) : fetchBySource(camera, at, limits),
       metrics: captureMetrics(app.metrics),
     };
     registerCameraHealthMetrics(app.metrics, app.captures);
     const scheduler = createCaptureScheduler(async (webcamId, tick) => {
       const camera = await app.cameraDirectory.byId(webcamId);
-      // A camera paused on the job dashboard skips its scheduled ticks.
-      if (camera && !camera.paused) await captureTick(context, camera, tick);
+      // A camera paused on the job dashboard skips its scheduled ticks; one that pushes its pictures has none.
+      if (camera && !camera.paused && (isDemo(camera) || (await isPulled(app.cameraSources, webcamId))))
+        await captureTick(context, camera, tick);
     });
     app.decorate('imageStore', store);
     app.decorate('captureContext', context);
@@ -170,6 +173,12 @@ export default fp(
   },
   {
     name: 'capture-pipeline',
-    dependencies: ['camera-directory', 'capture-repository', 'job-run-repository', 'best-of-choice-repository'],
+    dependencies: [
+      'camera-directory',
+      'camera-sources',
+      'capture-repository',
+      'job-run-repository',
+      'best-of-choice-repository',
+    ],
   },
 );

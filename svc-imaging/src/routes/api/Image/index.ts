@@ -1,14 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  exceedsPictureLimit,
-  imageNameOf,
-  isValidCameraName,
-  MAX_PICTURE_PIXELS,
-  PICTURE_FORMATS,
-  PICTURE_TOO_LARGE_MESSAGE,
-  POSITION_RULES,
-} from '@lakecams/contracts';
+import { imageNameOf, isValidCameraName, POSITION_RULES } from '@lakecams/contracts';
 import {
   ADMIN_ROLE,
   booleanTextResponse,
@@ -24,9 +16,9 @@ import {
 } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import sharp from 'sharp';
 import { Type } from 'typebox';
 import { captureTick, imageOf } from '../../../capture/capture-tick.ts';
+import { uploadProblem } from '../../../capture/picture-ingest.ts';
 import { createPictureDelivery, type DeliveryAnswer } from '../../../delivery/picture-delivery.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { parsePicturePath, pictureAddress } from '../../../delivery/picture-links.ts';
@@ -36,22 +28,6 @@ const IMAGE_NAME = /^\d{12}$/;
 const CLOCK_SKEW_MS = 5 * 60_000;
 /** Like a capture's size limit (decisions.md, "Camera URLs"). */
 const UPLOAD_BYTES = 25 * 1024 * 1024;
-
-/** Why an upload is refused (status and message), or null when it is a picture within the pixel limit that decodes in full. */
-async function uploadProblem(bytes: Buffer): Promise<{ status: 400 | 413; message: string } | null> {
-  const notAnImage = { status: 400, message: 'The file is not an image' } as const;
-  if (bytes.length === 0) return notAnImage;
-  try {
-    // The header alone, so that a picture over the limit is told so rather than "not an image".
-    const header = await sharp(bytes, { limitInputPixels: false }).metadata();
-    if (!PICTURE_FORMATS.includes(header.format ?? '')) return notAnImage;
-    if (exceedsPictureLimit(header)) return { status: 413, message: PICTURE_TOO_LARGE_MESSAGE };
-    await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_PICTURE_PIXELS }).stats();
-    return null;
-  } catch {
-    return notAnImage;
-  }
-}
 
 /** `Richterswil.jpg` → `Richterswil`; null when it is not a camera name with `.jpg`. */
 function cameraNameOf(file: string): string | null {
