@@ -28,6 +28,7 @@ import {
   loadIdentityConfig,
 } from '@lakecams/svc-identity';
 import {
+  ftpOptionsFromConfig,
   type ImagingConfig,
   type ImagingOptions,
   imagingOptionsFromConfig,
@@ -40,7 +41,10 @@ import {
   type WebcamServiceOptions,
   webcamOptionsFromConfig,
 } from '@lakecams/svc-webcam';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -71,6 +75,11 @@ export interface PortalOptions {
   rateLimitPerMinute?: number;
   /** Access token lifetime (tests shorten it). */
   accessTokenTtlSeconds?: number;
+  /**
+   * The FTP ingest for cameras that push (`npm start`: FTP_PORT, 2121 by default); with FTPS by a certificate
+   * made for the data folder when FTP_TLS_CERT/KEY are not set. None when not given.
+   */
+  ftp?: { port: number };
   /** Satellite tiles for the map (tests serve them locally). */
   mapTiles?: { url: string; attribution: string };
   /** Run capture schedules (default on). */
@@ -135,6 +144,8 @@ export function serviceOptionsFor(
       imageStoreDir: string;
       /** Seals camera passwords when CAMERA_SECRET_KEY is not set (the portal keeps one in its data folder). */
       cameraSecretKey?: string;
+      /** The FTP ingest when FTP_PORT is not set, with a certificate of the portal's own. */
+      ftp?: { port: number; tls?: { key: Buffer; cert: Buffer } };
       onDemoAdminCreated?: IdentityOptions['onDemoAdminCreated'];
       schedule?: boolean;
       demoBackfillMinutes?: number;
@@ -177,11 +188,58 @@ export function serviceOptionsFor(
     ...(imagingConfig.CAMERA_SECRET_KEY || !settings.cameraSecretKey
       ? {}
       : { cameraSecretKey: settings.cameraSecretKey }),
+    ...(imagingConfig.FTP_PORT || !settings.ftp
+      ? {}
+      : {
+          ftp: {
+            ...ftpOptionsFromConfig(imagingConfig, settings.ftp.port),
+            ...(settings.ftp.tls && !imagingConfig.FTP_TLS_CERT ? { tls: settings.ftp.tls } : {}),
+          },
+        }),
     schedule: settings.schedule ?? true,
     demoSource: demo,
     demoBackfillMinutes: settings.demoBackfillMinutes ?? imagingConfig.DEMO_BACKFILL_MINUTES,
   };
   return { identity, webcam, referer: refererOptionsFromConfig(refererConfig), imaging };
+}
+
+/**
+ * A self-signed certificate for the FTP ingest's FTPS, made once for the data folder with Debian's openssl (cameras
+ * seldom check it; an operator with a real one sets FTP_TLS_CERT/KEY). Without a data folder or openssl: plain FTP.
+ */
+async function ftpCertificate(
+  dataDir: string | undefined,
+  logger: { warn(object: object, message: string): void },
+): Promise<{ tls?: { key: Buffer; cert: Buffer } }> {
+  if (!dataDir) return {};
+  const key = join(dataDir, 'ftp-tls.key');
+  const cert = join(dataDir, 'ftp-tls.crt');
+  try {
+    return { tls: { key: await readFile(key), cert: await readFile(cert) } };
+  } catch {
+    // Not made yet.
+  }
+  try {
+    await promisify(execFile)('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '3650',
+      '-subj',
+      '/CN=lakecams-ftp',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ]);
+    return { tls: { key: await readFile(key), cert: await readFile(cert) } };
+  } catch (err) {
+    logger.warn({ err }, 'no certificate for FTPS (openssl missing?): the FTP ingest offers plain FTP only');
+    return {};
+  }
 }
 
 /** Embedded mode: gateway and the four services in one process, one PostgreSQL, the in-process bus. */
@@ -234,6 +292,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
       publicUrl: () => publicUrl,
       imageStoreDir: join(dataDir, 'images'),
       cameraSecretKey,
+      ...(options.ftp ? { ftp: { port: options.ftp.port, ...(await ftpCertificate(options.dataDir, logger)) } } : {}),
       ...serviceConfigs,
       onDemoAdminCreated: (credentials) => {
         demoAdmin = credentials;

@@ -22,6 +22,8 @@ const config = exitOnConfigError(() =>
         default: 54329,
       }),
       DEMO_CAMERAS: Type.Boolean({ default: true }),
+      // Cameras that push by FTP reach the portal here; 0 turns the FTP ingest off.
+      FTP_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 2121 }),
       REMOTES: Type.Optional(Type.String()),
       ADMIN_USERNAME: Type.Optional(Type.String()),
       ADMIN_EMAIL: Type.Optional(Type.String()),
@@ -48,6 +50,7 @@ const portal = await startPortal({
   dataDir: config.DATA_DIR,
   embeddedPostgresPort: config.EMBEDDED_PG_PORT,
   demoCameras: config.DEMO_CAMERAS,
+  ...(config.FTP_PORT ? { ftp: { port: config.FTP_PORT } } : {}),
   ...(config.REMOTES ? { remotes: JSON.parse(config.REMOTES) } : {}),
   ...(admin ? { admin } : {}),
   ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}),

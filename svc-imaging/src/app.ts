@@ -8,6 +8,7 @@ import cameraAccess from './plugins/app/camera-access.ts';
 import cameraDirectory from './plugins/app/camera-directory.ts';
 import cameraSources from './plugins/app/camera-sources.ts';
 import capturePipeline from './plugins/app/capture-pipeline.ts';
+import ftpPush from './plugins/app/ftp-push.ts';
 import captureRepository from './plugins/app/capture-repository.ts';
 import deliveryState from './plugins/app/delivery-state.ts';
 import jobRunRepository from './plugins/app/job-run-repository.ts';
@@ -23,7 +24,13 @@ import jobRoutes from './routes/api/Jobs/index.ts';
 import timelapseDashboardRoutes from './routes/api/Jobs/timelapses.ts';
 
 export type { ImagingOptions } from './options.ts';
-export { type ImagingConfig, ImagingConfigSchema, imagingOptionsFromConfig, loadImagingConfig } from './config.ts';
+export {
+  ftpOptionsFromConfig,
+  type ImagingConfig,
+  ImagingConfigSchema,
+  imagingOptionsFromConfig,
+  loadImagingConfig,
+} from './config.ts';
 
 /** svc-imaging: captures, quality variants, layers, image delivery and the job dashboard. */
 export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
@@ -42,6 +49,7 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
     await app.register(timelapseRepository, { db });
     // Capture, then delivery.
     await app.register(capturePipeline, options);
+    await app.register(ftpPush, options);
     await app.register(deliveryState);
     await app.register(timelapseJobs, options);
     await app.register(imageRoutes, {

@@ -1,4 +1,5 @@
 import { BaseConfigSchema, ConfigError, loadConfig } from '@lakecams/service-kit';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Static, Type } from 'typebox';
 import type { ImagingOptions } from './options.ts';
@@ -28,10 +29,43 @@ export const ImagingConfigSchema = Type.Object({
   PICTURE_LINK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   /** Seals the cameras' login passwords at rest; the same on every replica and kept: without it no password is stored. */
   CAMERA_SECRET_KEY: Type.Optional(Type.String({ minLength: 16 })),
+  /** The FTP ingest's control port for cameras that push (e.g. 21 or 2121); unset or 0: no FTP server. */
+  FTP_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** Its passive data ports, `min-max`, forwarded 1:1 to this process. */
+  FTP_PASSIVE_PORTS: Type.String({ pattern: '^\\d{1,5}-\\d{1,5}$', default: '30000-30049' }),
+  /** The IPv4 address or name cameras reach it at (PASV replies); unset: the address a camera connected to. */
+  FTP_PUBLIC_HOST: Type.Optional(Type.String({ minLength: 1 })),
+  /** PEM files of a certificate and key: explicit FTPS (AUTH TLS) is then offered… */
+  FTP_TLS_CERT: Type.Optional(Type.String({ minLength: 1 })),
+  FTP_TLS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** …and with this, required. */
+  FTP_REQUIRE_TLS: Type.Boolean({ default: false }),
   /** Where browsers fetch pictures, e.g. a cookie-less host `https://pictures.example.org`; this host by default. */
   PICTURE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
 });
 export type ImagingConfig = Static<typeof ImagingConfigSchema>;
+
+/** The FTP ingest's options from its settings, on `port` (the embedded portal picks its own default). */
+export function ftpOptionsFromConfig(config: ImagingConfig, port: number): NonNullable<ImagingOptions['ftp']> {
+  const [min, max] = config.FTP_PASSIVE_PORTS.split('-').map(Number) as [number, number];
+  if (!(min >= 1 && max <= 65535 && min <= max))
+    throw new ConfigError(
+      `FTP_PASSIVE_PORTS must be a range of ports like 30000-30049, not ${config.FTP_PASSIVE_PORTS}`,
+    );
+  if (Boolean(config.FTP_TLS_CERT) !== Boolean(config.FTP_TLS_KEY))
+    throw new ConfigError('FTP_TLS_CERT and FTP_TLS_KEY go together');
+  if (config.FTP_REQUIRE_TLS && !config.FTP_TLS_CERT)
+    throw new ConfigError('FTP_REQUIRE_TLS needs FTP_TLS_CERT and FTP_TLS_KEY');
+  return {
+    port,
+    passivePorts: { min, max },
+    ...(config.FTP_PUBLIC_HOST ? { publicHost: config.FTP_PUBLIC_HOST } : {}),
+    ...(config.FTP_TLS_CERT && config.FTP_TLS_KEY
+      ? { tls: { cert: readFileSync(config.FTP_TLS_CERT), key: readFileSync(config.FTP_TLS_KEY) } }
+      : {}),
+    ...(config.FTP_REQUIRE_TLS ? { requireTls: true } : {}),
+  };
+}
 
 /** Defaults applied and values converted; a wrong value throws a ConfigError naming the variable. */
 export function loadImagingConfig(env: Record<string, string | undefined> = process.env): ImagingConfig {
@@ -62,6 +96,7 @@ export function imagingOptionsFromConfig(config: ImagingConfig): ImagingOptions 
     heartbeatMs: Math.min(5000, takeoverAfterMs / 4),
     ...(config.REPLICA_ID ? { replicaId: config.REPLICA_ID } : {}),
     ...(config.CAMERA_SECRET_KEY ? { cameraSecretKey: config.CAMERA_SECRET_KEY } : {}),
+    ...(config.FTP_PORT ? { ftp: ftpOptionsFromConfig(config, config.FTP_PORT) } : {}),
     pictureLinks: {
       ...(config.PICTURE_LINK_SECRET ? { secret: config.PICTURE_LINK_SECRET } : {}),
       ...(config.PICTURE_BASE_URL ? { baseUrl: config.PICTURE_BASE_URL } : {}),

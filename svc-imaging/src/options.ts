@@ -50,5 +50,7 @@ export interface ImagingOptions {
     /** The address cameras are told to connect to (PASV), and the dialog shows; this host's by default. */
     publicHost?: string;
     tls?: { key: string | Buffer; cert: string | Buffer };
+    /** Refuse logins and data without TLS (FTP_REQUIRE_TLS; needs `tls`). */
+    requireTls?: boolean;
   };
 }
