@@ -150,8 +150,10 @@ export const PROFILE_RULES = {
 } as const satisfies FormRules;
 export const CODE_RULES = { code } as const satisfies FormRules;
 
-/** A http(s) URL (camera patterns, referer pages). */
+/** A http(s) URL (referer pages, pictures fetched). */
 export const HTTP_URL_PATTERN = '^https?://[^\\s/$.?#][^\\s]*$';
+/** A camera's URL: a picture or stream fetched (http, https, rtsp, rtsps), or where a pushing camera uploads (ftp). */
+export const CAMERA_URL_PATTERN = '^(https?|rtsps?|ftps?)://[^\\s/$.?#][^\\s]*$';
 export const CRON_MESSAGE = 'This is not a cron definition';
 /** Five cron fields: minute, hour, day of month, month, day of week. */
 export const CRON_PATTERN =
@@ -178,7 +180,7 @@ export const CAMERA_RULES = {
   pattern: {
     required: 'Pattern (URL) wird benötigt',
     maxLength: { value: 2000, message: 'This is not a url' },
-    pattern: { value: HTTP_URL_PATTERN, message: 'This is not a url' },
+    pattern: { value: CAMERA_URL_PATTERN, message: 'This is not a url' },
   },
   distance: {
     required: 'Distance wird benötigt',

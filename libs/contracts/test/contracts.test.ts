@@ -54,7 +54,15 @@ describe('administration rules', async () => {
       angle: 'Angle must be between 1 and 360',
       intervalMin: 'Interval must be between 1 and 60 minutes',
     });
-    expect(validateForm(CAMERA_RULES, { ...camera, pattern: 'ftp://x' }).pattern).toBe('This is not a url');
+    // Pictures and streams fetched, or where a pushing camera uploads; nothing else.
+    for (const pattern of [
+      'rtsp://kamera.example/stream1',
+      'rtsps://kamera.example/live',
+      'ftp://portal.example:2121/',
+    ])
+      expect(validateForm(CAMERA_RULES, { ...camera, pattern })).toEqual({});
+    for (const pattern of ['file:///etc/passwd', 'javascript:alert(1)', 'gopher://x', 'kamera.example/bild.jpg'])
+      expect(validateForm(CAMERA_RULES, { ...camera, pattern }).pattern).toBe('This is not a url');
   });
   it('keeps positions on the lake valid', () => {
     expect(validateForm(POSITION_RULES, { lat: 47.22, lng: 8.73, direction: 250 })).toEqual({});
