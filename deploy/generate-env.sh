@@ -11,5 +11,6 @@ echo "JWT_PRIVATE_KEY=\"$(cat "$key_file")\""
 echo "JWT_PUBLIC_KEY=\"$(openssl pkey -in "$key_file" -pubout)\""
 echo "CAPTCHA_HMAC_SECRET=$(secret)"
 echo "ANTI_FORGERY_SECRET=$(secret)"
+echo "CAMERA_SECRET_KEY=$(secret)"
 # The optional settings, as in .env.example.
 sed -n '/^# --- configuration/,$p' "$(dirname "$0")/.env.example"

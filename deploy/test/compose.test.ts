@@ -67,6 +67,7 @@ describe('compose.yaml', () => {
       'CAPTCHA_HMAC_SECRET',
       'ANTI_FORGERY_SECRET',
       'PICTURE_LINK_SECRET',
+      'CAMERA_SECRET_KEY',
       'POSTGRES_PASSWORD',
     ]) {
       expect(variables.get(secret), secret).toBe('required');
