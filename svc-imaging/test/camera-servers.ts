@@ -29,3 +29,27 @@ export async function startDigestCamera(picture: Buffer, login = { username: 'ka
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/** A camera that streams MJPEG over HTTP (multipart/x-mixed-replace), a part every 100 ms, without a login. */
+export async function startMjpegCamera(part: Buffer) {
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=frame' });
+    const send = () =>
+      response.write(
+        Buffer.concat([Buffer.from('--frame\r\nContent-Type: image/jpeg\r\n\r\n'), part, Buffer.from('\r\n')]),
+      );
+    send();
+    const timer = setInterval(send, 100);
+    response.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/video.mjpg`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+}

@@ -8,7 +8,7 @@ import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
-import { startDigestCamera } from './camera-servers.ts';
+import { startDigestCamera, startMjpegCamera } from './camera-servers.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -187,6 +187,28 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
     expect(fetched).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/sends its pictures itself/) });
     expect(logged.join('\n')).toContain('picture push refused');
   });
+
+  it('captures a camera that only streams (MJPEG over HTTP) one frame per tick, and tests it as a stream', async () => {
+    const part = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#5a8f3c' } })
+      .jpeg()
+      .toBuffer();
+    const stream = await startMjpegCamera(part);
+    try {
+      const row = await service.upsertCamera({ id: 14, name: 'Hafen-Stream', pattern: stream.url });
+      await setSource(14, { kind: 'stream', transport: 'tcp' });
+      expect((await captureTick(service.app.captureContext, row, new Date())).outcome).toBe('captured');
+      expect(await service.app.captures.latest(14)).toMatchObject({ width: 640, height: 360 });
+      const tested = await service.app.inject({
+        method: 'POST',
+        url: '/api/Image/Source/Test?webcamId=14',
+        headers: admin,
+        payload: { kind: 'stream', url: stream.url },
+      });
+      expect(tested.json()).toMatchObject({ ok: true, width: 640, height: 360 });
+    } finally {
+      await stream.close();
+    }
+  }, 60_000);
 
   it('refuses a source without admin rights, and never writes a password or secret to the log', async () => {
     const user = { authorization: `Bearer ${sign({ sub: '22222222-2222-4222-8222-222222222222', role: [] })}` };

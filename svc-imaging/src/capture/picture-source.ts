@@ -2,15 +2,7 @@ import { PULLED_SOURCE_KINDS } from '@lakecams/contracts';
 import type { CameraRow } from '../database.ts';
 import type { CameraSources } from '../plugins/app/camera-sources.ts';
 import { CameraFetchError, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
-import type { CameraLogin } from './camera-login.ts';
-
-/** One frame of a camera's stream (RTSP, HLS, MJPEG), bounded like a fetch. */
-export async function grabStreamFrame(
-  _url: string,
-  _options: FetchLimits & { transport: 'tcp' | 'udp'; login: CameraLogin | undefined },
-): Promise<Buffer> {
-  throw new CameraFetchError('Not a stream ffmpeg can read', { final: true });
-}
+import { grabStreamFrame } from './stream-frame.ts';
 
 /** Fetches a camera's picture the way its source says: its URL with its login; pushing cameras are not fetched. */
 export function pictureSource(sources: CameraSources) {

@@ -4,7 +4,7 @@ import { ADMIN_ROLE, ErrorSchema, errorBody, Id, validateWith } from '@lakecams/
 import { Type } from 'typebox';
 import { DEFAULT_FETCH_LIMITS, fetchCameraImage } from '../../../capture/camera-fetch.ts';
 import { testConnection } from '../../../capture/connection-test.ts';
-import { grabStreamFrame } from '../../../capture/picture-source.ts';
+import { grabStreamFrame } from '../../../capture/stream-frame.ts';
 import { NoSecretKeyError } from '../../../plugins/app/camera-sources.ts';
 
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
