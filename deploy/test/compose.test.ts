@@ -141,9 +141,12 @@ describe('compose.yaml', () => {
     }
   });
 
-  it('publishes only the gateway and the edge cache, each on its listening port', () => {
+  it('publishes only the gateway, the FTP ingest and the edge cache, each on its listening port', () => {
     const publishing = Object.entries(services).filter(([, service]) => service.ports?.length);
-    expect(publishing.map(([name]) => name)).toEqual(['gateway', 'edge']);
+    expect(publishing.map(([name]) => name)).toEqual(['svc-imaging-ftp', 'gateway', 'edge']);
+    // Pushing cameras: the control port and the passive range, each forwarded to the same number.
+    expect(services['svc-imaging-ftp'].ports.map(String)).toEqual(['2121:2121', '30000-30009:30000-30009']);
+    expect(containerEnv('svc-imaging-ftp')).toMatchObject({ FTP_PORT: '2121', FTP_PASSIVE_PORTS: '30000-30009' });
     expect(String(services.gateway.ports[0]).split(':').at(-1)).toBe(containerEnv('gateway').PORT);
     expect(String(services.edge.ports[0]).split(':').at(-1)).toBe(containerEnv('edge').EDGE_PORT);
     // Browsers fetch pictures from the edge, which forwards them to the gateway.

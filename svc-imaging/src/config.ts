@@ -34,7 +34,7 @@ export const ImagingConfigSchema = Type.Object({
   /** Its passive data ports, `min-max`, forwarded 1:1 to this process. */
   FTP_PASSIVE_PORTS: Type.String({ pattern: '^\\d{1,5}-\\d{1,5}$', default: '30000-30049' }),
   /** The IPv4 address or name cameras reach it at (PASV replies); unset: the address a camera connected to. */
-  FTP_PUBLIC_HOST: Type.Optional(Type.String({ minLength: 1 })),
+  FTP_PUBLIC_HOST: Type.Optional(Type.String()),
   /** PEM files of a certificate and key: explicit FTPS (AUTH TLS) is then offered… */
   FTP_TLS_CERT: Type.Optional(Type.String({ minLength: 1 })),
   FTP_TLS_KEY: Type.Optional(Type.String({ minLength: 1 })),
