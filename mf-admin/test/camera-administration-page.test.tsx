@@ -61,6 +61,7 @@ describe('camera administration', () => {
       'Konfiguration',
       'Position',
       'Bearbeiten',
+      'Bildquelle',
       'Bild hochladen',
       'Entfernen',
     ]) {
@@ -81,7 +82,15 @@ describe('camera administration', () => {
       expect(menu.getAttribute('aria-expanded')).toBe('false');
       expect(screen.queryByRole('button', { name: 'Bearbeiten Halbinsel-Au' })).toBeNull();
       fireEvent.click(menu);
-      for (const action of ['Berechtigungen', 'Referer', 'Konfiguration', 'Position', 'Bild hochladen', 'Entfernen']) {
+      for (const action of [
+        'Berechtigungen',
+        'Referer',
+        'Konfiguration',
+        'Position',
+        'Bildquelle',
+        'Bild hochladen',
+        'Entfernen',
+      ]) {
         expect(screen.getByRole('button', { name: `${action} Halbinsel-Au` })).toBeTruthy();
       }
       expect(screen.getByRole('link', { name: 'Ansehen Halbinsel-Au' })).toBeTruthy();

@@ -1,12 +1,16 @@
 import type {
   CameraConfiguration,
   CameraListItem,
+  CameraSource,
+  CameraSourceUpdate,
+  ConnectionTestResult,
   Layer,
   LayerLevel,
   OwnedCodeAssignment,
   Quality,
   RefererBooking,
   RefererUser,
+  StreamTransport,
   UserRef,
   UserSummary,
   Webcam,
@@ -22,6 +26,15 @@ export interface ImagePosition {
   direction: number;
   /** The image from which on the position holds, `yyyyMMddHHmm`. */
   name: string;
+}
+
+/** What "Verbindung testen" sends: a password left out is the stored one (with the stored user). */
+export interface ConnectionTestRequest {
+  kind: 'http' | 'stream';
+  url: string;
+  username?: string;
+  password?: string;
+  transport?: StreamTransport;
 }
 
 export interface ImageSize {
@@ -81,6 +94,23 @@ export function adminApi(api: ApiClient) {
       body.append('file', file, fileName);
       return call(withQuery('/api/Image/Upload', { webcamId }), { method: 'POST', body });
     },
+
+    // Camera source (svc-imaging): how pictures arrive; passwords and secrets are shown only when made.
+    cameraSource: (webcamId: number) => api.json<CameraSource>(withQuery('/api/Image/Source', { webcamId })),
+    saveCameraSource: (webcamId: number, update: CameraSourceUpdate) =>
+      api.json<CameraSource>(withQuery('/api/Image/Source', { webcamId }), jsonBody(update, 'PUT')),
+    /** The camera's FTP account with a new password; the old one stops working. */
+    newFtpPassword: (webcamId: number) =>
+      api.json<{ user: string; password: string }>(withQuery('/api/Image/Source/FtpPassword', { webcamId }), {
+        method: 'POST',
+      }),
+    /** A new secret for HTTP uploads; the old one stops working. */
+    newPushSecret: (webcamId: number) =>
+      api.json<{ path: string; secret: string }>(withQuery('/api/Image/Source/PushSecret', { webcamId }), {
+        method: 'POST',
+      }),
+    testCameraSource: (webcamId: number, test: ConnectionTestRequest) =>
+      api.json<ConnectionTestResult>(withQuery('/api/Image/Source/Test', { webcamId }), jsonBody(test)),
 
     // Permissions
     allUsers: () => api.json<UserSummary[]>('/api/Authenticate/AllUsers'),

@@ -6,6 +6,7 @@ import { CameraConfigurationDialog } from '../cameras/camera-configuration-dialo
 import { CameraEditDialog } from '../cameras/camera-edit-dialog.tsx';
 import { CameraPermissionsDialog } from '../cameras/camera-permissions-dialog.tsx';
 import { CameraReferersDialog } from '../cameras/camera-referers-dialog.tsx';
+import { CameraSourceDialog } from '../cameras/camera-source-dialog.tsx';
 import { ImagePositionDialog } from '../cameras/image-position-dialog.tsx';
 import { ImageUploadDialog } from '../cameras/image-upload-dialog.tsx';
 import { NewsForm } from '../cameras/news-form.tsx';
@@ -19,7 +20,10 @@ import { RowActions } from '../lists/row-actions.tsx';
 /** The dialog open on the page, if any, and the camera it is about. */
 type OpenDialog =
   | { kind: 'add' }
-  | { kind: 'edit' | 'permissions' | 'referers' | 'configuration' | 'position' | 'upload' | 'remove'; webcam: Webcam };
+  | {
+      kind: 'edit' | 'source' | 'permissions' | 'referers' | 'configuration' | 'position' | 'upload' | 'remove';
+      webcam: Webcam;
+    };
 
 type RowAction = Exclude<OpenDialog['kind'], 'add'>;
 
@@ -29,6 +33,7 @@ const ROW_ACTIONS: { kind: RowAction; label: string }[] = [
   { kind: 'configuration', label: 'Konfiguration' },
   { kind: 'position', label: 'Position' },
   { kind: 'edit', label: 'Bearbeiten' },
+  { kind: 'source', label: 'Bildquelle' },
   { kind: 'upload', label: 'Bild hochladen' },
   { kind: 'remove', label: 'Entfernen' },
 ];
@@ -113,6 +118,7 @@ function CameraAdministration() {
       </section>
       {dialog?.kind === 'add' && <CameraEditDialog webcam={null} onSaved={savedAndClose} onClose={close} />}
       {dialog?.kind === 'edit' && <CameraEditDialog webcam={dialog.webcam} onSaved={savedAndClose} onClose={close} />}
+      {dialog?.kind === 'source' && <CameraSourceDialog webcam={dialog.webcam} onClose={close} />}
       {dialog?.kind === 'permissions' && <CameraPermissionsDialog webcam={dialog.webcam} onClose={close} />}
       {dialog?.kind === 'referers' && <CameraReferersDialog webcam={dialog.webcam} onClose={close} />}
       {dialog?.kind === 'configuration' && <CameraConfigurationDialog webcam={dialog.webcam} onClose={close} />}
