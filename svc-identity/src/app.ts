@@ -60,7 +60,7 @@ export const identityService: ServiceDefinition<IdentityOptions, Database> = {
     const publicUrl = typeof configuredUrl === 'function' ? configuredUrl : () => configuredUrl;
     await app.register(passwordRecovery, { publicUrl });
     // What the service hears on the bus, and the events that are a transaction of their own.
-    await app.register(messaging, { db });
+    await app.register(messaging, { db, operatorEmail: options.mail.operatorEmail });
     await app.register(firstAdmin, options);
     await app.register(authenticateRoutes, { loginThrottle: createLoginThrottle(loginLimits(perMinute)) });
     await app.register(registerRoutes, { rateLimit: rateLimitConfig, publicUrl });

@@ -1,5 +1,6 @@
 import {
   AccessRevoked,
+  CameraHealthChanged,
   MailSend,
   PasswordRecoveryRequested,
   type PayloadOf,
@@ -11,6 +12,7 @@ import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Database } from './database.ts';
+import { cameraHealthMail } from './camera-health-mail.ts';
 import { consumeOnce } from './durable-work.ts';
 import { createUserRepository } from './plugins/app/user-repository.ts';
 
@@ -25,7 +27,8 @@ import { createUserRepository } from './plugins/app/user-repository.ts';
  *
  * Hears, once per event id although the bus may deliver an event again:
  * - `MailSend`: the mailer sends it (SMTP or the outbox folder);
- * - `PasswordRecoveryRequested`: a reset code is mailed when the address belongs to a user.
+ * - `PasswordRecoveryRequested`: a reset code is mailed when the address belongs to a user;
+ * - `CameraHealthChanged` (svc-imaging): the operator is mailed that a camera went offline or is back.
  *
  * `AccessRevoked` is followed by every replica of every service, this one's included, through the service
  * kit's auth plugin.
@@ -66,8 +69,8 @@ declare module 'fastify' {
 
 /** The consumers of svc-identity, and the events that are a transaction of their own. */
 export default fp(
-  async (app: FastifyInstance, options: { db: Kysely<Database> }) => {
-    const { db } = options;
+  async (app: FastifyInstance, options: { db: Kysely<Database>; operatorEmail: string }) => {
+    const { db, operatorEmail } = options;
     const context = { bus: app.bus, log: app.log, db };
 
     app.decorate('sendMail', (mail: Mail) => db.transaction().execute((trx) => queueMail(trx, mail)));
@@ -87,9 +90,16 @@ export default fp(
       ({ email }, trx) => app.mailResetCode(email, trx),
       { durable: 'svc-identity-password-recovery', maxDeliver: 5 },
     );
+    const cameraHealth = await consumeOnce(
+      context,
+      CameraHealthChanged,
+      (change, trx) => queueMail(trx, cameraHealthMail(change, operatorEmail)),
+      { durable: 'svc-identity-camera-health', maxDeliver: 10 },
+    );
     app.addHook('onClose', async () => {
       await mails.unsubscribe();
       await recoveries.unsubscribe();
+      await cameraHealth.unsubscribe();
     });
   },
   { name: 'identity-messaging', dependencies: ['bus', 'mailer', 'password-recovery'] },

@@ -8,6 +8,7 @@ import cameraAccess from './plugins/app/camera-access.ts';
 import cameraDirectory from './plugins/app/camera-directory.ts';
 import cameraSources from './plugins/app/camera-sources.ts';
 import capturePipeline from './plugins/app/capture-pipeline.ts';
+import cameraHealthWatch from './health/camera-health-watch.ts';
 import ftpPush from './plugins/app/ftp-push.ts';
 import captureRepository from './plugins/app/capture-repository.ts';
 import deliveryState from './plugins/app/delivery-state.ts';
@@ -51,6 +52,12 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
     await app.register(capturePipeline, options);
     await app.register(ftpPush, options);
     await app.register(deliveryState);
+    await app.register(cameraHealthWatch, {
+      db,
+      ...(options.schedule ? { schedule: true } : {}),
+      ...(options.healthMails === undefined ? {} : { mails: options.healthMails }),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
     await app.register(timelapseJobs, options);
     await app.register(imageRoutes, {
       ...(options.pictureLinks ? { pictureLinks: options.pictureLinks } : {}),

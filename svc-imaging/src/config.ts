@@ -25,6 +25,8 @@ export const ImagingConfigSchema = Type.Object({
   ARCHIVE_DAYS: Type.Integer({ minimum: 1, default: DEFAULT_ARCHIVE_DAYS }),
   CAPTURE_TAKEOVER_SECONDS: Type.Integer({ minimum: 2, default: 20 }),
   TIMELAPSE_TODAY_MINUTES: Type.Integer({ minimum: 1, default: DEFAULT_TIMELAPSE_TODAY_MINUTES }),
+  /** Mail the operator (svc-identity's OPERATOR_EMAIL) once when a camera goes offline and once when it is back. */
+  CAMERA_HEALTH_MAILS: Type.Boolean({ default: true }),
   /** Signs picture links above the public level; the same on every replica (random per process when unset). */
   PICTURE_LINK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   /** Seals the cameras' login passwords at rest; the same on every replica and kept: without it no password is stored. */
@@ -92,6 +94,7 @@ export function imagingOptionsFromConfig(config: ImagingConfig): ImagingOptions 
     retentionDays: config.RETENTION_DAYS,
     archiveDays: config.ARCHIVE_DAYS,
     timelapseTodayMinutes: config.TIMELAPSE_TODAY_MINUTES,
+    healthMails: config.CAMERA_HEALTH_MAILS,
     takeoverAfterMs,
     heartbeatMs: Math.min(5000, takeoverAfterMs / 4),
     ...(config.REPLICA_ID ? { replicaId: config.REPLICA_ID } : {}),

@@ -122,6 +122,13 @@ export interface TimelapsesTable {
   error: string | null;
 }
 
+/** Per camera the health state the operator was last told of: changed by a conditional update, one replica mails. */
+export interface CameraHealthNoticesTable {
+  webcamId: number;
+  state: 'ok' | 'offline';
+  changedAt: Date;
+}
+
 /** The admins' best picture of a camera's day (`yyyyMMdd`), as svc-webcam announced it. */
 export interface BestOfChoicesTable {
   webcamId: number;
@@ -134,6 +141,7 @@ export interface Database {
   layers: LayersTable;
   cameraAccess: CameraAccessTable;
   cameras: CamerasTable;
+  cameraHealthNotices: CameraHealthNoticesTable;
   cameraSources: CameraSourcesTable;
   captures: CapturesTable;
   jobRuns: JobRunsTable;

@@ -33,6 +33,10 @@ export interface ImagingOptions {
   zoomTilesDir?: string;
   /** Today's time-lapse clips are made again at most this often (default 10 minutes). */
   timelapseTodayMinutes?: number;
+  /** Mail the operator when a camera goes offline and when it is back, checked every minute with `schedule` (default on). */
+  healthMails?: boolean;
+  /** The clock of the health check (tests move it). */
+  clock?: () => Date;
   /** Days every capture is kept (default 14)… */
   retentionDays?: number;
   /** …then the best of each hour, until this many days (default 365); the best of each day forever. */

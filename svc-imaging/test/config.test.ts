@@ -15,6 +15,7 @@ describe('svc-imaging configuration, one loader for its process and the embedded
       ARCHIVE_DAYS: 365,
       CAPTURE_TAKEOVER_SECONDS: 20,
       TIMELAPSE_TODAY_MINUTES: 10,
+      CAMERA_HEALTH_MAILS: true,
     });
     expect(imagingOptionsFromConfig(config)).toEqual({
       storeDir: join('./data', 'images'),
@@ -24,6 +25,7 @@ describe('svc-imaging configuration, one loader for its process and the embedded
       retentionDays: 14,
       archiveDays: 365,
       timelapseTodayMinutes: 10,
+      healthMails: true,
       takeoverAfterMs: 20_000,
       heartbeatMs: 5000,
       // A secret of the process's own, pictures from this host.
@@ -43,6 +45,7 @@ describe('svc-imaging configuration, one loader for its process and the embedded
       ARCHIVE_DAYS: '730',
       CAPTURE_TAKEOVER_SECONDS: '8',
       TIMELAPSE_TODAY_MINUTES: '3',
+      CAMERA_HEALTH_MAILS: 'false',
       PICTURE_LINK_SECRET: 'a-secret-of-the-imaging-replicas',
       PICTURE_BASE_URL: 'https://pictures.example.org',
       UNRELATED: 'ignored',
@@ -57,6 +60,7 @@ describe('svc-imaging configuration, one loader for its process and the embedded
       retentionDays: 30,
       archiveDays: 730,
       timelapseTodayMinutes: 3,
+      healthMails: false,
       takeoverAfterMs: 8000,
       heartbeatMs: 2000,
       replicaId: 'imaging-1',

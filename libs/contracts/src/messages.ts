@@ -205,6 +205,18 @@ export const ImagesThinned = event(
   Type.Object({ webcamId: WebcamId, day: Day, keep: Type.Array(ImageName) }),
   "The archive tiers left only `keep` of a camera's day",
 );
+export const CameraHealthChanged = event(
+  'imaging.camera.health',
+  Type.Object({
+    webcamId: WebcamId,
+    camera: Type.String(),
+    state: Type.Union([Type.Literal('offline'), Type.Literal('back')]),
+    since: Type.String({ format: 'date-time', description: 'offline: since when; back: the new picture' }),
+    reason: Type.Union([Type.Literal('frozen'), Type.Literal('silent'), Type.Null()]),
+    eventId: Type.String(),
+  }),
+  'A camera went offline or delivers again (once per transition across replicas); svc-identity mails the operator',
+);
 export const CameraRefreshed = notice(
   'imaging.camera.refreshed',
   Type.Object({ webcamId: WebcamId }),
@@ -274,6 +286,7 @@ export const MESSAGES: readonly MessageDefinition[] = [
   ImageCaptured,
   CaptureFailed,
   ImagesThinned,
+  CameraHealthChanged,
   CameraRefreshed,
   AccessApplied,
   CameraApplied,

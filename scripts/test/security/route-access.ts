@@ -671,6 +671,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   },
   'GET /api/Jobs/state': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/state') },
   'GET /api/Jobs/timelapses': { rule: 'admin', cookieAuth: true, build: async () => get('/api/Jobs/timelapses') },
+  'GET /api/Jobs/health': { rule: 'admin', build: async () => get('/api/Jobs/health') },
   'POST /api/Jobs/retry': {
     rule: 'admin',
     cookieAuth: true,

@@ -2,10 +2,12 @@ import { Gauge, type Registry } from '@lakecams/service-kit';
 import type { CameraRow } from '../database.ts';
 import type { CaptureRepository } from '../plugins/app/capture-repository.ts';
 
+import { SILENT_INTERVALS } from '../health/health-state.ts';
+
 export type OfflineReason = 'frozen' | 'silent' | null;
 
-/** Intervals without a successful capture after which a camera counts as offline. */
-export const SILENT_INTERVALS = 3;
+/** Intervals without a successful capture after which a camera counts as offline (the health states share it). */
+export { SILENT_INTERVALS };
 
 type DoneCapture = { contentHash: string | null; startedAt: Date };
 

@@ -11,6 +11,7 @@ import * as captureScore from './2026-11-25-11-capture-score.ts';
 import * as timelapses from './2026-11-25-10-timelapses.ts';
 import * as outboxRequestId from './2026-11-27-01-outbox-request-id.ts';
 import * as cameraSources from './2026-11-27-02-camera-sources.ts';
+import * as cameraHealthNotices from './2026-11-27-03-camera-health-notices.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-cameras': cameras,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-10-timelapses': timelapses,
   '2026-11-27-01-outbox-request-id': outboxRequestId,
   '2026-11-27-02-camera-sources': cameraSources,
+  '2026-11-27-03-camera-health-notices': cameraHealthNotices,
 };

@@ -12,7 +12,7 @@ import { Cron } from 'croner';
 import { type TSchema, Type } from 'typebox';
 import { captureTick } from '../../../capture/capture-tick.ts';
 import { cronPatternFor } from '../../../capture/scheduler.ts';
-import { offlineReason } from '../../../delivery/camera-health.ts';
+import type { Health } from '../../../health/health-state.ts';
 import { DASHBOARD_FRAME, DASHBOARD_FRAME_SCRIPT, DASHBOARD_FRAME_SCRIPT_PATH } from './dashboard-frame.ts';
 
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
@@ -35,6 +35,26 @@ const LastRun = Type.Object({
   claimedBy: Type.String({ description: 'The replica that captured it' }),
 });
 
+const HealthSchema = Type.Object(
+  {
+    state: Type.Union([Type.Literal('ok'), Type.Literal('late'), Type.Literal('failing'), Type.Literal('offline')]),
+    since: Nullable(Time),
+    reason: Nullable(Type.String({ description: "offline: 'frozen' or 'silent'; failing: the latest error" })),
+  },
+  {
+    description:
+      'late: no new picture for two intervals; offline: frozen or silent for three; failing: the last two attempts failed (fetched cameras only)',
+  },
+);
+const healthBody = (health: Health) => ({
+  ...health,
+  since: health.since?.toISOString() ?? null,
+});
+
+const CameraHealthList = Type.Array(
+  Type.Object({ webcamId: Type.Integer(), name: Type.String(), paused: Type.Boolean(), health: HealthSchema }),
+);
+
 const JobState = Type.Object({
   generatedAt: Time,
   replica: Type.String({ description: 'The replica that answered' }),
@@ -49,6 +69,7 @@ const JobState = Type.Object({
           description: 'frozen: the last two pictures are equal; silent: none within three intervals',
         }),
       ),
+      health: HealthSchema,
       nextRun: Nullable(Time),
       lastRun: Nullable(LastRun),
     }),
@@ -127,24 +148,28 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { summary: 'What the job dashboard shows (Admin)', response: { 200: JobState, ...refusals } },
     },
     async (_request, reply) => {
-      const [cameras, lastRuns, failures, prunes] = await Promise.all([
+      const [cameras, healths, lastRuns, failures, prunes] = await Promise.all([
         app.cameraDirectory.list(),
+        app.cameraHealth.read(),
         app.captures.lastRuns(),
         app.captures.recentFailures(20),
         app.jobRuns.latest('prune', 5),
       ]);
+      const healthOf = new Map(healths.map((camera) => [camera.webcamId, camera.health]));
       return reply.header('cache-control', 'no-store').send({
         generatedAt: new Date().toISOString(),
         replica: app.captureContext.replicaId,
         cameras: await Promise.all(
           cameras.map(async (camera) => {
             const lastRun = lastRuns.get(camera.webcamId);
+            const health: Health = healthOf.get(camera.webcamId) ?? { state: 'ok', since: null, reason: null };
             return {
               webcamId: camera.webcamId,
               name: camera.name,
               intervalMin: camera.intervalMin,
               paused: camera.paused,
-              offline: await offlineReason(app.captures, camera),
+              offline: health.state === 'offline' ? (health.reason as 'frozen' | 'silent') : null,
+              health: healthBody(health),
               nextRun: new Cron(cronPatternFor(camera.intervalMin), { paused: true }).nextRun()?.toISOString() ?? null,
               lastRun: lastRun ? { ...lastRun, startedAt: lastRun.startedAt.toISOString() } : null,
             };
@@ -153,6 +178,23 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         failures: failures.map((failure) => ({ ...failure, startedAt: failure.startedAt.toISOString() })),
         prunes: prunes.map((prune) => ({ ...prune, startedAt: prune.startedAt.toISOString() })),
       });
+    },
+  );
+
+  app.get(
+    '/api/Jobs/health',
+    {
+      onRequest: admin,
+      schema: {
+        summary: "Each camera's health: ok, late, failing or offline, since when (Admin)",
+        response: { 200: CameraHealthList, ...refusals },
+      },
+    },
+    async (_request, reply) => {
+      const cameras = await app.cameraHealth.read();
+      return reply
+        .header('cache-control', 'no-store')
+        .send(cameras.map((camera) => ({ ...camera, health: healthBody(camera.health) })));
     },
   );
 
