@@ -42,7 +42,7 @@ describe('camera administration', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Name', 'Distanz km', 'Blickwinkel', 'Intervall', 'Typ', 'Pattern', 'Aktionen']);
+    ).toEqual(['Name', 'Distanz km', 'Blickwinkel', 'Intervall', 'Typ', 'Pattern', 'Zustand', 'Aktionen']);
     const cells = [...(within(table).getByText('Halbinsel-Au').closest('tr') as HTMLElement).querySelectorAll('td')];
     expect(cells.slice(0, 6).map((td) => td.textContent)).toEqual([
       'Halbinsel-Au',

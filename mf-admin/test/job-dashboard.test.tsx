@@ -12,6 +12,7 @@ function camera(overrides: Partial<CameraJobs> & Pick<CameraJobs, 'webcamId' | '
     intervalMin: 5,
     paused: false,
     offline: null,
+    health: { state: 'ok', since: null, reason: null },
     nextRun: '2026-11-25T10:05:00.000Z',
     lastRun: {
       name: '202611251100',
@@ -35,6 +36,7 @@ function jobState(overrides: Partial<JobState> = {}): JobState {
       camera({
         webcamId: 2,
         name: 'Ufenau',
+        health: { state: 'failing', since: '2026-11-25T09:50:00.000Z', reason: 'Camera unreachable: timeout' },
         lastRun: {
           name: '202611251100',
           status: 'failed',
@@ -46,7 +48,12 @@ function jobState(overrides: Partial<JobState> = {}): JobState {
         },
       }),
       camera({ webcamId: 3, name: 'Stäfa', paused: true }),
-      camera({ webcamId: 4, name: 'Männedorf', offline: 'frozen' }),
+      camera({
+        webcamId: 4,
+        name: 'Männedorf',
+        offline: 'frozen',
+        health: { state: 'offline', since: '2026-11-25T09:35:00.000Z', reason: 'frozen' },
+      }),
       camera({ webcamId: 5, name: 'Halbinsel-Au', lastRun: null }),
     ],
     failures: [
@@ -129,6 +136,7 @@ describe('the job dashboard', () => {
       'Letzter Lauf',
       'Dauer',
       'Status',
+      'Zustand',
       'Nächster Lauf',
       undefined,
     ]);
@@ -141,7 +149,14 @@ describe('the job dashboard', () => {
     expect(status('Ufenau')).toBe('Fehler');
     expect(within(rowOf('Ufenau')).getByText('Camera unreachable: timeout')).toBeTruthy();
     expect(status('Stäfa')).toBe('Pausiert');
-    expect(cells('Stäfa')[5]?.textContent).toBe('–');
+    expect(cells('Stäfa')[6]?.textContent).toBe('–');
+    // The health with since when, in Zurich time; the reason on hovering.
+    const health = (name: string) => rowOf(name).querySelector('.health-badge');
+    expect(health('Rapperswil-Seedamm')?.textContent).toBe('OK');
+    expect(health('Ufenau')?.textContent).toBe('Fehler seit 25.11.2026, 10:50');
+    expect(health('Ufenau')?.getAttribute('title')).toBe('Camera unreachable: timeout');
+    expect(health('Männedorf')?.textContent).toBe('Offline seit 25.11.2026, 10:35');
+    expect(health('Männedorf')?.getAttribute('title')).toBe('Bild eingefroren');
     expect(status('Männedorf')).toBe('Offline (Bild eingefroren)');
     expect(status('Halbinsel-Au')).toBe('Wartet');
     expect(within(rowOf('Stäfa')).getByRole('button', { name: 'Fortsetzen Stäfa' })).toBeTruthy();

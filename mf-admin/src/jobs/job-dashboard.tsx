@@ -10,6 +10,7 @@ import {
   type PruneRun,
   type TimelapseJob,
 } from './jobs-api.ts';
+import { HealthBadge } from './camera-health.tsx';
 import './job-dashboard.css';
 
 /** How often the dashboard reads the state again. */
@@ -221,6 +222,7 @@ export function JobDashboard({ api, refreshMs = REFRESH_MS }: { api: ApiClient; 
     },
     { label: 'Dauer', cell: (camera) => millisText(camera.lastRun?.durationMs ?? null) },
     { label: 'Status', cell: (camera) => <Status {...cameraStatus(camera)} error={camera.lastRun?.error} /> },
+    { label: 'Zustand', cell: (camera) => <HealthBadge health={camera.health} /> },
     { label: 'Nächster Lauf', cell: (camera) => (camera.paused ? '–' : timeText(camera.nextRun)) },
     {
       label: 'Aktionen',

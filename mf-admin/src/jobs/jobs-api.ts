@@ -1,5 +1,6 @@
 import { type ApiClient, ApiError } from '@lakecams/session';
 import { withQuery } from '../api/admin-api.ts';
+import type { CameraHealth } from './camera-health.tsx';
 
 /** The answers of `/api/Jobs/state` and `/api/Jobs/timelapses` (svc-imaging declares their schemas). */
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -22,6 +23,8 @@ export interface CameraJobs {
   paused: boolean;
   /** frozen: its last two pictures are equal; silent: none arrived within three intervals. */
   offline: 'frozen' | 'silent' | null;
+  /** ok, late, failing or offline, since when. */
+  health: CameraHealth;
   nextRun: string | null;
   lastRun: LastRun | null;
 }

@@ -16,6 +16,7 @@ import { TableSection } from '../lists/table-section.tsx';
 import { useAdminApi } from '../api/use-admin-api.ts';
 import { useLoaded } from '../loading/use-loaded.ts';
 import { RowActions } from '../lists/row-actions.tsx';
+import { HealthBadge, useCamerasHealth } from '../jobs/camera-health.tsx';
 
 /** The dialog open on the page, if any, and the camera it is about. */
 type OpenDialog =
@@ -55,6 +56,7 @@ function CameraAdministration() {
   const api = useAdminApi();
   const cameras = useLoaded(() => api.cameras(), 'Die Webcams konnten nicht geladen werden.', [api]);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
+  const health = useCamerasHealth();
   const close = () => setDialog(null);
   const savedAndClose = () => {
     setDialog(null);
@@ -68,6 +70,7 @@ function CameraAdministration() {
     { label: 'Intervall', cell: (webcam) => `${webcam.intervalMin} min` },
     { label: 'Typ', cell: (webcam) => webcam.webcamType },
     { label: 'Pattern', cell: (webcam) => <span className="pattern-url">{webcam.pattern}</span> },
+    { label: 'Zustand', cell: (webcam) => <HealthBadge health={health.get(webcam.id)} /> },
     {
       label: 'Aktionen',
       actions: true,

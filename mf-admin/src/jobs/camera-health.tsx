@@ -1,0 +1,68 @@
+import { useSessionClient } from '@lakecams/session';
+import { useEffect, useState } from 'react';
+import './camera-health.css';
+
+/** A camera's health as svc-imaging judges it (`/api/Jobs/health`, `/api/Jobs/state`). */
+export interface CameraHealth {
+  state: 'ok' | 'late' | 'failing' | 'offline';
+  since: string | null;
+  /** offline: 'frozen' or 'silent'; failing: the latest error. */
+  reason: string | null;
+}
+
+export interface CameraHealthItem {
+  webcamId: number;
+  name: string;
+  paused: boolean;
+  health: CameraHealth;
+}
+
+const zurichTime = new Intl.DateTimeFormat('de-CH', {
+  timeZone: 'Europe/Zurich',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+const LABELS = { late: 'Verspätet', failing: 'Fehler', offline: 'Offline' } as const;
+const REASONS: Record<string, string> = { frozen: 'Bild eingefroren', silent: 'keine Lieferung' };
+
+/** "OK", or "Verspätet seit 27.11.2026, 12:05" and the like. */
+export function healthLabel(health: CameraHealth): string {
+  if (health.state === 'ok') return 'OK';
+  const since = health.since ? ` seit ${zurichTime.format(new Date(health.since))}` : '';
+  return `${LABELS[health.state]}${since}`;
+}
+
+/** Why, as a tooltip: the offline rule or the latest error. */
+const reasonText = (health: CameraHealth) => (health.reason ? (REASONS[health.reason] ?? health.reason) : undefined);
+
+export function HealthBadge({ health }: { health: CameraHealth | undefined }) {
+  if (!health) return <span className="health-badge health-badge--unknown">–</span>;
+  return (
+    <span className={`health-badge health-badge--${health.state}`} title={reasonText(health)}>
+      {healthLabel(health)}
+    </span>
+  );
+}
+
+/** Every camera's health by id, read once; a failed read leaves the badges empty, the page works on. */
+export function useCamerasHealth(): Map<number, CameraHealth> {
+  const { api } = useSessionClient();
+  const [health, setHealth] = useState(new Map<number, CameraHealth>());
+  useEffect(() => {
+    let current = true;
+    api
+      .json<CameraHealthItem[]>('/api/Jobs/health')
+      .then((cameras) => {
+        if (current) setHealth(new Map(cameras.map((camera) => [camera.webcamId, camera.health])));
+      })
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [api]);
+  return health;
+}
