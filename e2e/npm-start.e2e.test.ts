@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,10 +93,41 @@ async function cameraNames(url: string, token: string): Promise<string[]> {
   return cameras.map((camera) => camera.name);
 }
 
+/** The FTP server's greeting and its first answer to each command, then the connection is closed. */
+async function ftpAnswers(port: number, commands: string[]): Promise<string[]> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  const lines: string[] = [];
+  let buffer = '';
+  try {
+    for (const command of [null, ...commands]) {
+      if (command) socket.write(`${command}\r\n`);
+      const line = await new Promise<string>((resolve, reject) => {
+        const onData = (chunk: string) => {
+          buffer += chunk;
+          const end = buffer.indexOf('\r\n');
+          if (end < 0) return;
+          socket.off('data', onData);
+          const first = buffer.slice(0, end);
+          buffer = '';
+          resolve(first);
+        };
+        socket.on('data', onData);
+        socket.once('error', reject);
+      });
+      lines.push(line);
+    }
+  } finally {
+    socket.destroy();
+  }
+  return lines;
+}
+
 describe('npm start: one command, one process, and a clean stop', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let url: string;
+  let ftpPort: number;
   let admin: { username: string; password: string };
   let run: Run | undefined;
 
@@ -103,8 +135,10 @@ describe('npm start: one command, one process, and a clean stop', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'lakecams-npm-start-'));
     const port = await freePort();
     url = `http://localhost:${port}`;
+    ftpPort = await freePort();
     env = {
       PORT: String(port),
+      FTP_PORT: String(ftpPort),
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(await freePort()),
     };
@@ -164,6 +198,12 @@ describe('npm start: one command, one process, and a clean stop', () => {
       webcamType: 'STATIC',
     });
     expect(await cameraNames(url, api.user.jwtToken)).toContain('Seebad-Kuesnacht');
+    // Cameras that push find the FTP ingest, with FTPS by the certificate made for the data folder.
+    expect(await ftpAnswers(ftpPort, ['AUTH TLS'])).toEqual([
+      expect.stringMatching(/^220 /),
+      expect.stringMatching(/^234 /),
+    ]);
+    expect(existsSync(join(dataDir, 'ftp-tls.crt'))).toBe(true);
   });
 
   it('stops everything on Ctrl-C, PostgreSQL included, without errors', async () => {

@@ -188,7 +188,8 @@ export function serviceOptionsFor(
     ...(imagingConfig.CAMERA_SECRET_KEY || !settings.cameraSecretKey
       ? {}
       : { cameraSecretKey: settings.cameraSecretKey }),
-    ...(imagingConfig.FTP_PORT || !settings.ftp
+    // The portal's FTP ingest (npm start: FTP_PORT), with its own certificate unless FTP_TLS_CERT names one.
+    ...(!settings.ftp
       ? {}
       : {
           ftp: {
