@@ -29,6 +29,10 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
   let camera: Awaited<ReturnType<typeof startDigestCamera>>;
   let picture: Buffer;
   const logged: string[] = [];
+  /** Everything svc-imaging tells the others: its events. */
+  const published: string[] = [];
+  /** Every secret the tests saw: none may appear in a log line, an event or a job record. */
+  const secrets = [LOGIN.password];
 
   beforeAll(async () => {
     picture = await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#2f6f8f' } })
@@ -42,6 +46,9 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
         fetchLimits: { timeoutMs: 5_000, maxBytes: 5 * 1024 * 1024, retries: 0 },
         cameraSecretKey: 'test-camera-secret-key-0123456789',
       },
+    });
+    await service.bus.follow('imaging.>', (message) => {
+      published.push(JSON.stringify(message.data));
     });
   });
 
@@ -132,6 +139,7 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
       headers: admin,
     });
     const { secret, path } = made.json<{ secret: string; path: string }>();
+    secrets.push(secret);
     expect(path).toBe('/api/Image/Push/camera/Steg-Push.jpg');
     expect((await source(13)).json<CameraSource>().push.secretSet).toBe(true);
     expect((await source(13)).body).not.toContain(secret);
@@ -210,12 +218,15 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
     }
   }, 60_000);
 
-  it('refuses a source without admin rights, and never writes a password or secret to the log', async () => {
+  it('refuses a source without admin rights; no password or secret in a log line, an event or a job record', async () => {
     const user = { authorization: `Bearer ${sign({ sub: '22222222-2222-4222-8222-222222222222', role: [] })}` };
     expect((await service.app.inject({ url: '/api/Image/Source?webcamId=11', headers: user })).statusCode).toBe(403);
     expect((await service.app.inject({ url: '/api/Image/Source?webcamId=11' })).statusCode).toBe(401);
     expect((await source(999)).statusCode).toBe(404);
     expect((await setSource(11, { kind: 'telepathy' })).statusCode).toBe(400);
-    expect(logged.join('\n')).not.toContain(LOGIN.password);
+    const jobRecords = await sql<{ error: string | null }>`select error from captures`.execute(service.db);
+    const everything = [...logged, ...published, ...jobRecords.rows.map((row) => row.error ?? '')].join('\n');
+    for (const secret of secrets) expect(everything).not.toContain(secret);
+    expect(published.length).toBeGreaterThan(0);
   });
 });
