@@ -36,11 +36,14 @@ describe('the camera page', () => {
   beforeEach(() => vi.stubGlobal('EventSource', FakeEventSource));
   afterEach(() => {
     cleanup();
+    vi.useRealTimers();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
   });
 
   it('is headed by the camera name and shows its current picture', async () => {
+    // Two minutes after the latest picture (12:00 in Zurich): the camera delivers.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-22T11:02:00Z') });
     stubCamera();
     await renderAt(`/webcam/${NAME}`);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(NAME);

@@ -29,6 +29,8 @@ interface TimeTravelProps {
   /** The visitor moved to another picture; `current`: the latest of the newest day. */
   onMoment?: (name: string, current: boolean) => void;
   onEnlarge?: () => void;
+  /** The camera is offline: its latest picture is not presented as the current one. */
+  offline?: boolean;
 }
 
 function initialSelection(names: readonly string[], moment: string | null) {
@@ -50,6 +52,7 @@ export function TimeTravel({
   moment = null,
   onMoment,
   onEnlarge,
+  offline = false,
 }: TimeTravelProps) {
   const names = images.map((image) => image.name);
   const [timelapse, dispatch] = useReducer(timelapseReducer, null, () => initialSelection(names, moment));
@@ -151,7 +154,7 @@ export function TimeTravel({
         <figcaption>
           {shown ? (
             <>
-              {latestOfNewestDay && <span className="camera-view__live">Aktuelles Bild</span>}
+              {latestOfNewestDay && !offline && <span className="camera-view__live">Aktuelles Bild</span>}
               Aufnahme vom {formatDay(day)}, {clockTimeOf(shown)} Uhr · <PictureAge imageName={shown} />
             </>
           ) : (

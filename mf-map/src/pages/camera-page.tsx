@@ -7,6 +7,7 @@ import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import { useImagePreloader } from '../camera/image-preloader.ts';
 import { DayTimelapse } from '../camera/day-timelapse.tsx';
 import { TimeTravel } from '../camera/time-travel.tsx';
+import { offlineText, useOfflineSince } from '../camera/camera-offline.ts';
 import { useCamera } from '../camera/use-camera.ts';
 import { useMetaKeywords } from '../camera/use-meta-keywords.ts';
 import { ImageCalendar } from '../camera/image-calendar.tsx';
@@ -37,6 +38,9 @@ function CameraView({ name }: { name: string }) {
     [history],
   );
   const link = useMomentLink(loaded, state.status === 'ready' && state.dayLoading, selectDay);
+  // Judged on the newest day only: an older day's last picture says nothing about now.
+  const newest = history && history.day === history.days[0] ? history.images.at(-1)?.name : undefined;
+  const offlineSince = useOfflineSince(newest, state.status === 'ready' ? state.webcam?.intervalMin : undefined);
   const viewed = link.moment ?? loaded?.names.at(-1);
   const viewedAt = viewed && loaded ? loaded.names.indexOf(viewed) : -1;
   const comparing = link.compare !== null;
@@ -106,6 +110,11 @@ function CameraView({ name }: { name: string }) {
       )}
       {state.status === 'ready' && link.compare === null && (
         <>
+          {offlineSince && (
+            <p className="status-note camera-offline" role="status">
+              {offlineText(offlineSince)}
+            </p>
+          )}
           <TimeTravel
             key={state.history.day}
             camera={name}
@@ -119,6 +128,7 @@ function CameraView({ name }: { name: string }) {
             moment={link.pageMoment}
             onMoment={link.onPageMoment}
             onEnlarge={link.openViewer}
+            offline={offlineSince !== null}
           />
           {link.settled && viewed && (
             <p className="camera-compare">
