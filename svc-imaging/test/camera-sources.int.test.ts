@@ -178,6 +178,14 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
       .format(slotStart)
       .replace(/\D/g, '');
     expect(accepted.json()).toEqual({ name: expectedName });
+    // No Content-Type at all, as `curl -T` sends it: the bytes decide.
+    const bare = await service.app.inject({
+      method: 'PUT',
+      url: path,
+      payload: pushed,
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect([bare.statusCode, bare.body]).toEqual([201, expect.any(String)]);
     // Basic with the camera's name as user, as many cameras send it.
     const basic = Buffer.from(`Steg-Push:${secret}`).toString('base64');
     expect((await put(pushed, { authorization: `Basic ${basic}` })).statusCode).toBe(201);

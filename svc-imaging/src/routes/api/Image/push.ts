@@ -30,6 +30,11 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser(PICTURE_TYPES, { parseAs: 'buffer', bodyLimit: PUSH_BYTES }, (_request, body, done) =>
     done(null, body),
   );
+  // Cameras and `curl -T` often send the picture with no Content-Type, or a vague one: the bytes decide here.
+  app.removeContentTypeParser('*');
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PUSH_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
 
   async function pictureOf(request: FastifyRequest): Promise<Buffer | null> {
     if (!request.isMultipart()) return Buffer.isBuffer(request.body) ? request.body : null;
