@@ -186,6 +186,9 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
       headers: { authorization: `Bearer ${secret}` },
     });
     expect([bare.statusCode, bare.body]).toEqual([201, expect.any(String)]);
+    // A type that names something else is refused.
+    const text = await put(pushed, { authorization: `Bearer ${secret}`, 'content-type': 'text/plain' });
+    expect(text.statusCode).toBe(415);
     // Basic with the camera's name as user, as many cameras send it.
     const basic = Buffer.from(`Steg-Push:${secret}`).toString('base64');
     expect((await put(pushed, { authorization: `Basic ${basic}` })).statusCode).toBe(201);

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isValidCameraName } from '@lakecams/contracts';
-import { ErrorSchema, errorBody } from '@lakecams/service-kit';
+import { ErrorSchema, errorBody, httpError } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ingestPicture } from '../../../capture/picture-ingest.ts';
@@ -30,11 +30,17 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser(PICTURE_TYPES, { parseAs: 'buffer', bodyLimit: PUSH_BYTES }, (_request, body, done) =>
     done(null, body),
   );
-  // Cameras and `curl -T` often send the picture with no Content-Type, or a vague one: the bytes decide here.
+  // Cameras and `curl -T` often send the picture with no Content-Type: the bytes decide. A type that names
+  // something else (text, JSON) is refused as on every route.
   app.removeContentTypeParser('*');
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PUSH_BYTES }, (_request, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PUSH_BYTES }, (request, body, done) => {
+    const type = request.headers['content-type']?.split(';')[0]?.trim();
+    if (type)
+      return done(
+        httpError(415, `A picture is sent as ${PICTURE_TYPES.join(', ')} or multipart/form-data, not ${type}`),
+      );
+    done(null, body);
+  });
 
   async function pictureOf(request: FastifyRequest): Promise<Buffer | null> {
     if (!request.isMultipart()) return Buffer.isBuffer(request.body) ? request.body : null;
