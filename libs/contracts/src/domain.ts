@@ -169,6 +169,23 @@ export function localDateParts(date: Date, timeZone = 'Europe/Zurich'): LocalDat
   return { ...local };
 }
 
+const zurichDateTime = new Intl.DateTimeFormat('de-CH', {
+  timeZone: 'Europe/Zurich',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** `27.11.2026, 09:20`: a moment as pages and mails tell it, in the region's time. */
+export function formatZurichDateTime(date: Date): string {
+  return zurichDateTime.format(date);
+}
+
+/** Why a camera counts as offline, as pages and mails say it. */
+export const OFFLINE_REASON_LABELS = { frozen: 'Bild eingefroren', silent: 'keine Lieferung' } as const;
+
 /** Image names are capture timestamps `yyyyMMddHHmm` in the region's local time. */
 export function imageNameOf(date: Date, timeZone = 'Europe/Zurich'): string {
   const { yyyy, MM, dd, HH, mm } = localDateParts(date, timeZone);

@@ -1,3 +1,4 @@
+import { formatZurichDateTime, OFFLINE_REASON_LABELS } from '@lakecams/contracts';
 import { useSessionClient } from '@lakecams/session';
 import { useEffect, useState } from 'react';
 import './camera-health.css';
@@ -17,22 +18,13 @@ export interface CameraHealthItem {
   health: CameraHealth;
 }
 
-const zurichTime = new Intl.DateTimeFormat('de-CH', {
-  timeZone: 'Europe/Zurich',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 const LABELS = { late: 'Verspätet', failing: 'Fehler', offline: 'Offline' } as const;
-const REASONS: Record<string, string> = { frozen: 'Bild eingefroren', silent: 'keine Lieferung' };
+const REASONS: Readonly<Record<string, string>> = OFFLINE_REASON_LABELS;
 
 /** "OK", or "Verspätet seit 27.11.2026, 12:05" and the like. */
 export function healthLabel(health: CameraHealth): string {
   if (health.state === 'ok') return 'OK';
-  const since = health.since ? ` seit ${zurichTime.format(new Date(health.since))}` : '';
+  const since = health.since ? ` seit ${formatZurichDateTime(new Date(health.since))}` : '';
   return `${LABELS[health.state]}${since}`;
 }
 

@@ -1,3 +1,4 @@
+import { OFFLINE_REASON_LABELS } from '@lakecams/contracts';
 import { type ApiClient, ApiError } from '@lakecams/session';
 import { type Column, DataTable, failureMessage, Notice } from '@lakecams/ui-kit';
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -31,8 +32,7 @@ const RUN_LABELS: Record<string, string> = { running: 'Läuft', done: 'OK', fail
 
 function cameraStatus(camera: CameraJobs): { status: CameraStatus; label: string } {
   if (camera.paused) return { status: 'paused', label: 'Pausiert' };
-  if (camera.offline === 'frozen') return { status: 'offline', label: 'Offline (Bild eingefroren)' };
-  if (camera.offline === 'silent') return { status: 'offline', label: 'Offline (keine Lieferung)' };
+  if (camera.offline) return { status: 'offline', label: `Offline (${OFFLINE_REASON_LABELS[camera.offline]})` };
   if (!camera.lastRun) return { status: 'waiting', label: 'Wartet' };
   return { status: camera.lastRun.status, label: RUN_LABELS[camera.lastRun.status] ?? camera.lastRun.status };
 }
