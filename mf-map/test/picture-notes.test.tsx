@@ -43,9 +43,17 @@ describe('the age of a picture', () => {
   });
 });
 
-function Picture({ naturalWidth, shownWidth }: { naturalWidth: number; shownWidth: number }) {
+function Picture({
+  naturalWidth,
+  shownWidth,
+  src = '/a.jpg',
+}: {
+  naturalWidth: number;
+  shownWidth: number;
+  src?: string;
+}) {
   const image = useRef<HTMLImageElement>(null);
-  const upscaled = useUpscaled(image, 'a.jpg');
+  const upscaled = useUpscaled(image, src);
   return (
     <>
       <img
@@ -58,7 +66,7 @@ function Picture({ naturalWidth, shownWidth }: { naturalWidth: number; shownWidt
         src="a.jpg"
         alt="Bild"
       />
-      {upscaled !== null && <QualityNote src="/a.jpg" naturalWidth={upscaled} />}
+      {upscaled !== null && <QualityNote camera="Hafen" src={src} naturalWidth={upscaled} />}
     </>
   );
 }
@@ -72,7 +80,7 @@ function answerHeadRequests(level: string, fullWidth: number) {
   return fetch;
 }
 
-async function renderPicture(props: { naturalWidth: number; shownWidth: number }, roles?: string[]) {
+async function renderPicture(props: { naturalWidth: number; shownWidth: number; src?: string }, roles?: string[]) {
   const { session } = await createTestSession(roles ? { user: testUser(), roles } : {});
   render(
     <SessionContext.Provider value={session}>
@@ -131,6 +139,25 @@ describe('the quality note', () => {
     await renderPicture({ naturalWidth: 1024, shownWidth: 1200 }, ['Premium']);
     expect(screen.getByText('Vergrössert dargestellt: die Kamera liefert dieses Bild nicht grösser.')).toBeTruthy();
     expect(qualityNoteContent({ level: 'FULL', fullWidth: null }, 900, 'visitor').link).toBeUndefined();
+  });
+
+  it('asks once per camera, not for every picture of the day it steps through', async () => {
+    const head = answerHeadRequests('POOR', 2560);
+    const { session } = await createTestSession({});
+    const picture = (src: string) => (
+      <SessionContext.Provider value={session}>
+        <MemoryRouter>
+          <Picture naturalWidth={480} shownWidth={960} src={src} />
+        </MemoryRouter>
+      </SessionContext.Provider>
+    );
+    const view = render(picture('/1.jpg'));
+    await act(async () => {});
+    view.rerender(picture('/2.jpg'));
+    view.rerender(picture('/3.jpg'));
+    await act(async () => {});
+    expect(head).toHaveBeenCalledTimes(1);
+    expect(screen.getByText(/Einfache Qualität \(480 px breit\)/)).toBeTruthy();
   });
 
   it('says nothing when the picture has the pixels it is shown with', async () => {

@@ -1,6 +1,6 @@
 import { type Quality, ROLES } from '@lakecams/contracts';
 import { useSession } from '@lakecams/session';
-import { type RefObject, useEffect, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { QUALITY_LABELS } from '../pricing/prices.ts';
 import { qualityOf } from '../viewer/viewer-source.ts';
@@ -115,17 +115,24 @@ export function NoteText({ content, className }: { content: QualityNoteContent; 
   );
 }
 
-/** The note under a blown-up picture; `src` is asked once (HEAD) for its level and the camera's width. */
-export function QualityNote({ src, naturalWidth }: { src: string; naturalWidth: number }) {
+/**
+ * The note under a blown-up picture. Its facts are asked once (HEAD on `src`) per camera and kind of viewer: the
+ * level is the same for all of a camera's pictures, so stepping through the day or playing it asks nothing more.
+ */
+export function QualityNote({ camera, src, naturalWidth }: { camera: string; src: string; naturalWidth: number }) {
   const viewer = useViewer();
   const [facts, setFacts] = useState<PictureFacts | null>(null);
+  const current = useRef(src);
+  current.current = src;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again for another camera or viewer, not per picture.
   useEffect(() => {
     const abort = new AbortController();
+    const url = current.current;
     setFacts(null);
-    pictureFacts(src, abort.signal).then(setFacts, (error: unknown) => {
-      if (!abort.signal.aborted) console.error(`Reading the level of ${src} failed`, error);
+    pictureFacts(url, abort.signal).then(setFacts, (error: unknown) => {
+      if (!abort.signal.aborted) console.error(`Reading the level of ${url} failed`, error);
     });
     return () => abort.abort();
-  }, [src]);
+  }, [camera, viewer]);
   return <NoteText content={qualityNoteContent(facts, naturalWidth, viewer)} className="quality-note" />;
 }

@@ -161,7 +161,7 @@ export function TimeTravel({
             formatDay(day)
           )}
         </figcaption>
-        {shown && upscaled !== null && <QualityNote src={urlOf(shown)} naturalWidth={upscaled} />}
+        {shown && upscaled !== null && <QualityNote camera={camera} src={urlOf(shown)} naturalWidth={upscaled} />}
       </figure>
 
       <div className="time-controls">
