@@ -240,4 +240,23 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
     for (const secret of secrets) expect(everything).not.toContain(secret);
     expect(published.length).toBeGreaterThan(0);
   });
+
+  it('says so, 400 and no 500, when a stored password was sealed under another CAMERA_SECRET_KEY', async () => {
+    // Camera 12's password was sealed above under the first key.
+    await service.restart({ cameraSecretKey: 'another-camera-secret-key-98765' });
+    const tested = await service.app.inject({
+      method: 'POST',
+      url: '/api/Image/Source/Test?webcamId=12',
+      headers: admin,
+      payload: { kind: 'http', url: camera.url(), username: LOGIN.username },
+    });
+    expect([tested.statusCode, tested.json().message]).toEqual([
+      400,
+      "The camera's stored password cannot be opened with this portal's CAMERA_SECRET_KEY; enter it again",
+    ]);
+    const row = await service.app.cameraDirectory.byId(12);
+    if (!row) throw new Error('camera 12 is gone');
+    const captured = await captureTick(service.app.captureContext, row, new Date(Date.now() + 7_200_000));
+    expect(captured).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/cannot be opened/) });
+  });
 });

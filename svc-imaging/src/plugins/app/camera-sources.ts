@@ -29,7 +29,7 @@ export interface FtpEndpoint {
   tls: boolean;
 }
 
-/** Raised when a password is to be kept but the service has no key to seal it with. */
+/** Raised when a password is to be kept or opened but the service has no key (or another one) for it. */
 export class NoSecretKeyError extends Error {}
 
 const DEFAULT_SOURCE = (webcamId: number): CameraSourceRow => ({
@@ -99,8 +99,15 @@ export function createCameraSources(db: Kysely<Database>, secretKey: string | un
     /** The camera's login for fetching, opened from its seal; undefined without a user. */
     login(row: CameraSourceRow): CameraLogin | undefined {
       if (!row.loginUser) return undefined;
-      const password = row.loginPasswordSealed && box ? box.open(row.loginPasswordSealed) : '';
-      return { username: row.loginUser, password };
+      if (!row.loginPasswordSealed) return { username: row.loginUser, password: '' };
+      try {
+        if (box) return { username: row.loginUser, password: box.open(row.loginPasswordSealed) };
+      } catch {
+        // Sealed under another key: said below, as without a key.
+      }
+      throw new NoSecretKeyError(
+        "The camera's stored password cannot be opened with this portal's CAMERA_SECRET_KEY; enter it again",
+      );
     },
     /** A new FTP password for the camera's account (its name), shown once; the old one stops working. */
     async rotateFtpPassword(webcamId: number, camera: string): Promise<{ user: string; password: string }> {

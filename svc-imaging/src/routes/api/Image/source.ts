@@ -169,12 +169,19 @@ const sourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { url, username, password, kind } = request.body;
       // A password left out is the stored one, so the admin can test without typing it again.
       let login = username ? { username, password: password ?? '' } : undefined;
       if (username && password === undefined && request.query.webcamId !== undefined) {
-        const stored = app.cameraSources.login(await app.cameraSources.of(request.query.webcamId));
+        const row = await app.cameraSources.of(request.query.webcamId);
+        let stored: ReturnType<typeof app.cameraSources.login>;
+        try {
+          stored = app.cameraSources.login(row);
+        } catch (error) {
+          if (error instanceof NoSecretKeyError) return reply.code(400).send(errorBody(400, error.message));
+          throw error;
+        }
         if (stored?.username === username) login = stored;
       }
       const limits = { ...DEFAULT_FETCH_LIMITS, retries: 0 };
