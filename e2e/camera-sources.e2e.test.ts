@@ -27,6 +27,9 @@ const solidJpeg = (width: number, height: number, background: string) =>
 const DIGEST_CAMERA = 'Hafen-Digest';
 const FTP_CAMERA = 'Seeufer-FTP';
 const PUSH_CAMERA = 'Bootshaus-Push';
+/** The Digest camera's login, and a wrong password: words that occur nowhere else. */
+const CAMERA_LOGIN = { username: 'kamera', password: 'Hafen-Digest-Pw-4711' };
+const WRONG_PASSWORD = 'Falsch-Pw-0815';
 
 /**
  * docs/product.md §6.1, "Bildquelle": an operator connects real cameras from the admin's dialog: one fetched
@@ -40,6 +43,9 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
   let admin: { username: string; password: string };
   let api: Awaited<ReturnType<typeof signedInApi>>;
   const errors: string[] = [];
+  /** Every line the portal logged, at debug level, and every secret the test saw: none may be in a line. */
+  const logLines: string[] = [];
+  const secrets: string[] = [];
   closePagesAfterEachTest(() => browser);
 
   beforeAll(async () => {
@@ -51,12 +57,14 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
       schedule: false,
       rateLimitPerMinute: 1000,
       ftp: { port: ftpPort },
+      logLevel: 'debug',
+      logDestination: { write: (line: string) => void logLines.push(line) },
       environment: { ...process.env, FTP_PASSIVE_PORTS: `${passive}-${passive}` },
     });
     if (!portal.demoAdmin) throw new Error('The portal created no demo admin');
     admin = portal.demoAdmin;
     api = await signedInApi(portal.url, admin);
-    camera = await startDigestCamera(await solidJpeg(1280, 720, '#1f8a4c'));
+    camera = await startDigestCamera(await solidJpeg(1280, 720, '#1f8a4c'), CAMERA_LOGIN);
     browser = await launchChromium();
   });
 
@@ -180,14 +188,15 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
 
     // A wrong password: the camera's refusal, with the scheme it asked for.
     await dialog.getByLabel('Benutzer').fill('kamera');
-    await dialog.getByLabel('Passwort', { exact: true }).fill('falsch');
+    await dialog.getByLabel('Passwort', { exact: true }).fill(WRONG_PASSWORD);
     await dialog.getByRole('button', { name: 'Verbindung testen' }).click();
     await dialog.getByText('Die Kamera lehnt die Anmeldung ab.').waitFor();
     expect(await dialog.locator('.source-test small').textContent()).toContain('Digest');
     expect(await dialog.locator('.source-test').textContent()).toMatch(/Dauer: (\d\.\d|unter 0\.1)\ss/);
     await screenshots(page, 'http-refused', dialog.locator('.source-test'));
 
-    await dialog.getByLabel('Passwort', { exact: true }).fill('secret');
+    await dialog.getByLabel('Passwort', { exact: true }).fill(CAMERA_LOGIN.password);
+    secrets.push(CAMERA_LOGIN.password, WRONG_PASSWORD);
     await dialog.getByRole('button', { name: 'Verbindung testen' }).click();
     const preview = dialog.getByRole('img', { name: `Testbild von ${DIGEST_CAMERA}` });
     await preview.waitFor();
@@ -199,16 +208,16 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
     await expectAccessible(page, 'http with test picture');
     await screenshots(page, 'http', preview);
 
+    // Saved, the dialog captures at once (the schedule is off here) and leads to the picture.
     await dialog.getByRole('button', { name: 'Speichern' }).click();
     await dialog.getByText('Gespeichert: Bild abrufen (HTTP/HTTPS).').waitFor();
     expect(await dialog.getByLabel('Passwort', { exact: true }).getAttribute('placeholder')).toBe('gesetzt');
-    await dialog.getByRole('button', { name: 'Schliessen' }).last().click();
-
-    // The schedule is off: the capture the job dashboard's "capture now" makes.
-    const captured = await api.post<{ outcome: string; image?: { webcamId: number } }>(
-      `/api/Jobs/retry?webcamId=${id}`,
+    await dialog.getByText('Erstes Bild aufgenommen.', { exact: false }).waitFor();
+    await screenshots(page, 'http-captured', dialog.getByRole('link', { name: `Bild von ${DIGEST_CAMERA} ansehen` }));
+    const jobs = await api.get<{ cameras: { webcamId: number; lastRun: { status: string } | null }[] }>(
+      '/api/Jobs/state',
     );
-    expect(captured).toMatchObject({ outcome: 'captured', image: { webcamId: id } });
+    expect(jobs.cameras.find((camera) => camera.webcamId === id)?.lastRun?.status).toBe('done');
     const [red, green, blue] = await pictureOnCameraPage(page, DIGEST_CAMERA);
     expect(green).toBeGreaterThan(110);
     expect(red).toBeLessThan(70);
@@ -241,6 +250,7 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
     await dialog.getByText('Neues Passwort, nur jetzt sichtbar: bitte gleich in der Kamera eintragen.').waitFor();
     const password = (await dialog.locator('.source-secret code').textContent()) ?? '';
     expect(password.length).toBeGreaterThan(20);
+    secrets.push(password);
     // The portal's own host name, as the browser reached it.
     const host = new URL(portal.url).hostname;
     expect(await focusInside(dialog)).toBe(true);
@@ -317,6 +327,7 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
     await dialog.getByRole('button', { name: 'Geheimnis erzeugen' }).click();
     await dialog.getByText('Neues Geheimnis, nur jetzt sichtbar: bitte gleich in der Kamera eintragen.').waitFor();
     const secret = (await dialog.locator('.source-secret code').textContent()) ?? '';
+    secrets.push(secret);
     const url = `${portal.url}/api/Image/Push/camera/${PUSH_CAMERA}.jpg`;
     const codes = await dialog.locator('code').allTextContents();
     expect(codes).toContain(url);
@@ -354,6 +365,27 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
     const answer = await fetch(`${portal.url}/api/Image/Source?webcamId=1`, { headers });
     await answer.body?.cancel();
     expect(answer.status).toBe(401);
+  });
+
+  it('let no password or secret out: not in a log line, a job record, a health record or a source', async () => {
+    expect(secrets.length).toBe(4);
+    // The grep can fail: the lines hold the run's logins and uploads.
+    expect(logLines.some((line) => line.includes('"FTP login"') && line.includes(FTP_CAMERA))).toBe(true);
+    expect(logLines.some((line) => line.includes('"FTP picture received"'))).toBe(true);
+    const answers = [
+      JSON.stringify(await api.get('/api/Jobs/state')),
+      JSON.stringify(await api.get('/api/Jobs/health')),
+      ...(await Promise.all(
+        [DIGEST_CAMERA, FTP_CAMERA, PUSH_CAMERA].map(async (name) => {
+          const [webcam] = await api.get<Webcam[]>(`/api/Webcam/GetCameras?name=${name}`);
+          return JSON.stringify(await api.get(`/api/Image/Source?webcamId=${webcam?.id}`));
+        }),
+      )),
+    ];
+    for (const secret of secrets) {
+      expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
+      expect(answers.filter((answer) => answer.includes(secret))).toEqual([]);
+    }
   });
 
   it('logged no page errors', () => {

@@ -23,6 +23,11 @@ export async function signedInApi(baseUrl: string, credentials: { username: stri
   const user = (await login.json()) as User;
   return {
     user,
+    async get<T>(path: string): Promise<T> {
+      const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${user.jwtToken}` } });
+      if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as T;
+    },
     async post<T>(path: string, body?: unknown): Promise<T> {
       const response = await fetch(`${baseUrl}${path}`, {
         method: 'POST',

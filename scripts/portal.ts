@@ -48,6 +48,7 @@ import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { fileURLToPath } from 'node:url';
 import { type RunningPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { SERVICE_DEFINITIONS } from './services.ts';
@@ -60,6 +61,8 @@ export interface PortalOptions {
   metrics?: MetricsAddress;
   dataDir?: string;
   logLevel?: string;
+  /** Where the log lines go, as JSON (tests read them all); stdout by default. */
+  logDestination?: DestinationStream;
   /** Use this PostgreSQL server instead of starting the embedded one (tests on the machine's server). */
   databaseServerUrl?: string;
   /** Service databases are `<prefix>_<service>`. */
@@ -245,7 +248,9 @@ async function ftpCertificate(
 
 /** Embedded mode: gateway and the four services in one process, one PostgreSQL, the in-process bus. */
 export async function startPortal(options: PortalOptions = {}): Promise<RunningPortal> {
-  const logger = createLogger(options.logLevel ?? 'info');
+  const logger = options.logDestination
+    ? createLogger(options.logLevel ?? 'info', undefined, 'json', options.logDestination)
+    : createLogger(options.logLevel ?? 'info');
   // Read before anything starts: a wrong value stops the start with its message, leaving nothing running.
   const serviceConfigs = loadServiceConfigs(options.environment ?? process.env);
   const gatewayConfig = loadConfig(GatewayConfigSchema, options.environment ?? process.env);

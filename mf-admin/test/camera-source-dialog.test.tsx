@@ -64,6 +64,8 @@ async function openSourceDialog(stored: CameraSource, routes: Record<string, Fak
       current = { ...current, ftp: { ...current.ftp, passwordSet: true } };
       return routes['/api/Image/Source/FtpPassword']?.(request) ?? jsonResponse({}, 500);
     },
+    // Saving a fetched source captures at once, as "capture now" on /jobs does.
+    '/api/Jobs/retry': () => jsonResponse({ outcome: 'captured', image: { webcamId: 3 } }),
     '/api/Image/Source/PushSecret': async (request) => {
       current = { ...current, push: { ...current.push, secretSet: true } };
       return routes['/api/Image/Source/PushSecret']?.(request) ?? jsonResponse({}, 500);
@@ -147,6 +149,34 @@ describe('the camera source dialog ("Bildquelle")', () => {
       expect(put?.body).toEqual({ kind: 'http', username: 'hafen' });
       expect(put?.body).not.toHaveProperty('password');
       expect(within(dialog).getByText('Gespeichert: Bild abrufen (HTTP/HTTPS).')).toBeTruthy();
+    });
+
+    it('captures at once after saving, and leads to the picture', async () => {
+      const { fake, dialog } = await openSourceDialog(source());
+      await click(within(dialog).getByRole('button', { name: 'Speichern' }));
+      const [capture] = fake.requestsTo('/api/Jobs/retry');
+      expect(capture?.method).toBe('POST');
+      expect(queryOf(capture?.url ?? '')).toEqual({ webcamId: '3' });
+      await within(dialog).findByText(/Erstes Bild aufgenommen\./);
+      const link = within(dialog).getByRole('link', { name: 'Bild von Halbinsel-Au ansehen' });
+      expect(link.getAttribute('href')).toBe('/webcam/Halbinsel-Au');
+    });
+
+    it('says why the capture after saving failed, the source staying saved', async () => {
+      const { dialog } = await openSourceDialog(source(), {
+        '/api/Jobs/retry': () => jsonResponse({ outcome: 'failed', error: 'Camera refused the login (401, Digest)' }),
+      });
+      await click(within(dialog).getByRole('button', { name: 'Speichern' }));
+      expect(within(dialog).getByText('Gespeichert: Bild abrufen (HTTP/HTTPS).')).toBeTruthy();
+      await within(dialog).findByText('Die Aufnahme hat nicht geklappt: Camera refused the login (401, Digest)');
+    });
+
+    it('says when this minute was captured already', async () => {
+      const { dialog } = await openSourceDialog(source(), {
+        '/api/Jobs/retry': () => jsonResponse({ statusCode: 409, error: 'Conflict', message: 'captured' }, 409),
+      });
+      await click(within(dialog).getByRole('button', { name: 'Speichern' }));
+      await within(dialog).findByText(/Diese Minute ist schon aufgenommen\./);
     });
 
     it('saves a password typed in, then empties the field again', async () => {
@@ -310,6 +340,8 @@ describe('the camera source dialog ("Bildquelle")', () => {
       expect(within(dialog).getByText('Noch kein Bild empfangen')).toBeTruthy();
       await click(within(dialog).getByRole('button', { name: 'Speichern' }));
       expect(puts(fake)[0]?.body).toEqual({ kind: 'ftp' });
+      // A camera that uploads brings its first picture itself.
+      expect(fake.requestsTo('/api/Jobs/retry')).toEqual([]);
     });
 
     it('shows a new password once, in the curl example and the settings, and never again', async () => {

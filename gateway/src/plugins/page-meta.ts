@@ -1,6 +1,7 @@
 import {
   type CameraListItem,
   cameraKeywords,
+  cameraPath,
   isValidCameraName,
   QUALITY_WIDTHS,
   SITE_DESCRIPTION,
@@ -98,7 +99,7 @@ export function cameraPageMeta(origin: string, item: CameraListItem): PageMeta {
   const description = latest
     ? `Webcam ${name} am Zürichsee: das aktuelle Bild vom ${momentText(latest)} Uhr, ${every} ein neues.`
     : `Webcam ${name} am Zürichsee, ${every} ein neues Bild.`;
-  const path = `/webcam/${encodeURIComponent(name)}`;
+  const path = cameraPath(name);
   return {
     title: `${SITE_NAME} – ${name}`,
     description,

@@ -54,6 +54,11 @@ export type RemoteName = (typeof REMOTES)[number]['name'];
 
 export const SITE_NAME = 'Seecam Zürichsee';
 
+/** A camera's public page, `webcam/{name}`. */
+export function cameraPath(name: string): string {
+  return `/webcam/${encodeURIComponent(name)}`;
+}
+
 /** A camera page's keywords from its name: `Rapperswil-Seedamm` → `Rapperswil-Seedamm, Rapperswil, Seedamm, Webcam, …`. */
 export function cameraKeywords(name: string): string {
   const words = [name, ...name.split(/[-_\s]+/), 'Webcam', 'Zürichsee', SITE_NAME].filter((word) => word !== '');

@@ -1,7 +1,7 @@
 import { messageLogFields } from '@lakecams/bus';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { type DestinationStream, pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { ConfigError } from './config.ts';
 
@@ -34,9 +34,12 @@ export function createLogger(
   level: string,
   name = 'lakecams',
   format = logFormatFrom(process.env.LOG_FORMAT, process.stdout.isTTY === true),
+  /** JSON lines go here instead of stdout (a test reading every line). */
+  destination?: DestinationStream,
 ): Logger {
   // Lines logged while a bus message is handled name the request that sent it.
   const options = { name, level, mixin: messageLogFields };
+  if (destination) return pino(options, destination);
   return format === 'pretty' ? pino(options, prettyStream()) : pino(options);
 }
 

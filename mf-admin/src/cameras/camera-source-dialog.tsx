@@ -1,5 +1,6 @@
 import {
   CAMERA_LOGIN_RULES,
+  cameraPath,
   type CameraSource,
   type CameraSourceKind,
   type CameraSourceUpdate,
@@ -10,12 +11,15 @@ import {
   validateForm,
   type Webcam,
 } from '@lakecams/contracts';
+import { ApiError, useSessionClient } from '@lakecams/session';
 import { Form, FormActions, type FormState, ModalDialog, Notice, TextField, useForm } from '@lakecams/ui-kit';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { ConfirmDialog } from '../actions/confirm-dialog.tsx';
 import { ActionFailure, useAction } from '../actions/use-action.tsx';
 import type { ConnectionTestRequest } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/use-admin-api.ts';
+import { type CaptureResult, jobsApi } from '../jobs/jobs-api.ts';
 import { LoadStatus } from '../loading/load-status.tsx';
 import { useLoaded } from '../loading/use-loaded.ts';
 import './camera-source-dialog.css';
@@ -178,6 +182,10 @@ function SourceForm({ webcam, stored, onStored, reloading, onReload, onConfirm, 
     validateLogin,
   );
   const save = useAction();
+  const { api: client } = useSessionClient();
+  const jobs = useMemo(() => jobsApi(client), [client]);
+  /** The capture made right after saving a pulled source: the admin sees the first picture without waiting a tick. */
+  const [firstCapture, setFirstCapture] = useState<CaptureResult | 'running' | 'taken' | null>(null);
 
   /** A password typed now; empty keeps the stored one, so it is left out. */
   const typedPassword = form.values.password === '' ? {} : { password: form.values.password };
@@ -193,14 +201,31 @@ function SourceForm({ webcam, stored, onStored, reloading, onReload, onConfirm, 
           ...(kind === 'stream' ? { transport: form.values.transport as StreamTransport } : {}),
         }
       : { kind };
-    await save.run(async () => {
+    setFirstCapture(null);
+    const saved = await save.run(async () => {
       onStored(await api.saveCameraSource(webcam.id, update));
       form.reset({ ...form.values, username: update.username ?? form.values.username, password: '' });
     }, 'Die Bildquelle konnte nicht gespeichert werden.');
+    if (saved && pulled) await captureNow();
+  }
+
+  async function captureNow() {
+    setFirstCapture('running');
+    try {
+      setFirstCapture(await jobs.retry(webcam.id));
+    } catch (error) {
+      // 409: this minute's picture exists already, taken with the settings just saved or the ones before.
+      setFirstCapture(
+        error instanceof ApiError && error.status === 409
+          ? 'taken'
+          : { outcome: 'failed', error: error instanceof Error ? error.message : String(error) },
+      );
+    }
   }
 
   const changed = (change: () => void) => {
     save.reset();
+    setFirstCapture(null);
     change();
   };
 
@@ -269,6 +294,7 @@ function SourceForm({ webcam, stored, onStored, reloading, onReload, onConfirm, 
           <p>Gespeichert: {kindLabel(stored.kind)}.</p>
         </Notice>
       )}
+      {firstCapture && <FirstCapture webcam={webcam} result={firstCapture} />}
       <FormActions>
         <button type="submit" aria-disabled={save.busy}>
           Speichern
@@ -278,6 +304,30 @@ function SourceForm({ webcam, stored, onStored, reloading, onReload, onConfirm, 
         </button>
       </FormActions>
     </Form>
+  );
+}
+
+/** What the capture right after saving brought: the way to the picture, or why there is none. */
+function FirstCapture({ webcam, result }: { webcam: Webcam; result: CaptureResult | 'running' | 'taken' }) {
+  if (result === 'running')
+    return (
+      <p className="muted" role="status">
+        Erstes Bild wird aufgenommen …
+      </p>
+    );
+  if (result !== 'taken' && result.outcome === 'failed')
+    return (
+      <Notice tone="error">
+        <p>Die Aufnahme hat nicht geklappt: {result.error}</p>
+      </Notice>
+    );
+  return (
+    <Notice tone="success">
+      <p>
+        {result === 'taken' ? 'Diese Minute ist schon aufgenommen.' : 'Erstes Bild aufgenommen.'}{' '}
+        <Link to={cameraPath(webcam.name)}>Bild von {webcam.name} ansehen</Link>
+      </p>
+    </Notice>
   );
 }
 

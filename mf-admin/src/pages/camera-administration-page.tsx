@@ -1,4 +1,4 @@
-import type { Webcam } from '@lakecams/contracts';
+import { cameraPath, type Webcam } from '@lakecams/contracts';
 import { type Column, DataTable, PageFrame } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -39,8 +39,6 @@ const ROW_ACTIONS: { kind: RowAction; label: string }[] = [
   { kind: 'remove', label: 'Entfernen' },
 ];
 
-export const cameraPagePath = (name: string) => `/webcam/${encodeURIComponent(name)}`;
-
 /** Camera administration (edit/webcams), plus the news banner text. */
 export function CameraAdministrationPage() {
   return (
@@ -76,7 +74,7 @@ function CameraAdministration() {
       actions: true,
       cell: (webcam) => (
         <RowActions subject={webcam.name}>
-          <Link className="row-actions__link" to={cameraPagePath(webcam.name)} aria-label={`Ansehen ${webcam.name}`}>
+          <Link className="row-actions__link" to={cameraPath(webcam.name)} aria-label={`Ansehen ${webcam.name}`}>
             Ansehen
           </Link>
           {ROW_ACTIONS.map((action) => (

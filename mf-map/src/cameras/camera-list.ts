@@ -1,4 +1,4 @@
-import type { CameraListItem, Image, Webcam } from '@lakecams/contracts';
+import { type CameraListItem, cameraPath, type Image, type Webcam } from '@lakecams/contracts';
 import { apiJson } from '@lakecams/session';
 import { VIEWER_PARAM } from '../camera/moment-link.ts';
 
@@ -51,9 +51,7 @@ export function positionedCameras(cameras: readonly ListedCamera[]): ListedCamer
   return cameras.filter((camera) => hasPosition(camera.latest));
 }
 
-export function cameraPath(name: string): string {
-  return `/webcam/${encodeURIComponent(name)}`;
-}
+export { cameraPath };
 
 /** The camera page with the current picture opened in the full-screen viewer. */
 export function viewerPath(name: string): string {
