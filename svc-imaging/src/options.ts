@@ -35,7 +35,7 @@ export interface ImagingOptions {
   timelapseTodayMinutes?: number;
   /** Mail the operator when a camera goes offline and when it is back, checked every minute with `schedule` (default on). */
   healthMails?: boolean;
-  /** The clock of the health check (tests move it). */
+  /** The service's clock: the health check, when a capture starts, "capture now", a push's arrival (tests move it). */
   clock?: () => Date;
   /** Days every capture is kept (default 14)… */
   retentionDays?: number;

@@ -36,6 +36,13 @@ export interface CaptureContext {
   /** Deep-zoom tiles made from the pictures, pruned with them. */
   zoomTiles?: ZoomTiles;
   metrics?: CaptureMetrics;
+  /** Now, for when a capture starts and a pushed picture arrives; the real clock unless a test moves it. */
+  clock?: () => Date;
+}
+
+/** Now by the context's clock. */
+export function nowOf(context: Pick<CaptureContext, 'clock'>): Date {
+  return context.clock?.() ?? new Date();
 }
 
 /** Told of every capture this replica finished, recorded or failed; a tick another replica took over is not. */
@@ -95,7 +102,8 @@ export async function captureTick(
 ): Promise<CaptureOutcome> {
   const claim = { webcamId: camera.webcamId, name: imageNameOf(tick), replicaId: context.replicaId };
   // An upload by hand takes the minute over (unless a capture of it is still running).
-  if (!(await context.captures.claim(claim, attempt, uploaded !== undefined))) return { outcome: 'skipped' };
+  if (!(await context.captures.claim(claim, attempt, uploaded !== undefined, nowOf(context))))
+    return { outcome: 'skipped' };
   return runClaimedCapture(context, camera, tick, uploaded);
 }
 

@@ -58,6 +58,7 @@ export default fp(
       source: (camera, at, limits) =>
         isDemo(camera) ? renderDemoImage(camera.name, at) : fetchBySource(camera, at, limits),
       metrics: captureMetrics(app.metrics),
+      ...(options.clock ? { clock: options.clock } : {}),
     };
     registerCameraHealthMetrics(app.metrics, app.captures);
     const scheduler = createCaptureScheduler(async (webcamId, tick) => {

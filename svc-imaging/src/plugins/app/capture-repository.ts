@@ -55,9 +55,15 @@ export function createCaptureRepository(db: Kysely<Database>) {
      * Inserting the tick's row is the claim: however many replicas run, only the one whose insert succeeds
      * captures it. An upload by hand takes the minute over, unless a capture of it is still running.
      */
-    async claim(claim: CaptureClaim, attempt: number, takeOver: boolean): Promise<boolean> {
-      const now = new Date();
-      const row = { status: 'running', attempt, claimedBy: claim.replicaId, startedAt: now, heartbeatAt: now } as const;
+    async claim(claim: CaptureClaim, attempt: number, takeOver: boolean, startedAt = new Date()): Promise<boolean> {
+      // The heartbeat stays on the real clock: other replicas compare it with theirs to take a claim over.
+      const row = {
+        status: 'running',
+        attempt,
+        claimedBy: claim.replicaId,
+        startedAt,
+        heartbeatAt: new Date(),
+      } as const;
       const claimed = await db
         .insertInto('captures')
         .values({ webcamId: claim.webcamId, name: claim.name, ...row })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { nowOf } from '../../capture/capture-tick.ts';
 import { ingestPicture } from '../../capture/picture-ingest.ts';
 import type { ImagingOptions } from '../../options.ts';
 import { type FtpIngest, startFtpIngest } from '../../push/ftp-ingest.ts';
@@ -52,7 +53,7 @@ export default fp(
         async onPicture(account, bytes, fileName) {
           const camera = await app.cameraDirectory.byId(account.webcamId);
           if (!camera) throw new Error(`Camera ${account.camera} is gone`);
-          const result = await ingestPicture(app.captureContext, camera, bytes, new Date());
+          const result = await ingestPicture(app.captureContext, camera, bytes, nowOf(app.captureContext));
           if (result.outcome === 'captured') {
             await app.cameraSources.recordUpload(camera.webcamId, result.image.name, 'ftp');
             return;

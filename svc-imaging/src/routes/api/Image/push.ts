@@ -4,6 +4,7 @@ import { isValidCameraName } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, httpError } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { nowOf } from '../../../capture/capture-tick.ts';
 import { ingestPicture } from '../../../capture/picture-ingest.ts';
 
 /** As a camera's fetched picture (docs/decisions.md, "Camera URLs"). */
@@ -73,7 +74,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (!bytes?.length)
       return reply.code(400).send(errorBody(400, 'Send the picture as the body (image/jpeg) or in the field "file"'));
-    const result = await ingestPicture(app.captureContext, camera, bytes, new Date());
+    const result = await ingestPicture(app.captureContext, camera, bytes, nowOf(app.captureContext));
     if (result.outcome === 'refused') {
       request.log.warn({ camera: camera.name, reason: result.message }, 'picture push refused');
       return reply.code(result.status).send(errorBody(result.status, result.message));

@@ -10,7 +10,7 @@ import {
 } from '@lakecams/service-kit';
 import { Cron } from 'croner';
 import { type TSchema, Type } from 'typebox';
-import { captureTick } from '../../../capture/capture-tick.ts';
+import { captureTick, nowOf } from '../../../capture/capture-tick.ts';
 import { cronPatternFor } from '../../../capture/scheduler.ts';
 import type { Health } from '../../../health/health-state.ts';
 import { DASHBOARD_FRAME, DASHBOARD_FRAME_SCRIPT, DASHBOARD_FRAME_SCRIPT_PATH } from './dashboard-frame.ts';
@@ -212,7 +212,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const camera = await app.cameraDirectory.byId(request.query.webcamId);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
-      const tick = new Date();
+      const tick = new Date(nowOf(app.captureContext));
       tick.setSeconds(0, 0);
       // A failed attempt of this minute is replaced by the next attempt.
       const attempt = (await app.captures.dropFailedAttempt(camera.webcamId, tick)) + 1;
