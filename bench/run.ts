@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { api } from './api.ts';
+import { cameraConnect } from './camera-connect.ts';
 import { capture } from './capture.ts';
 import { edgeCache } from './edge-cache.ts';
 import { type BenchContext, createBenchContext } from './context.ts';
@@ -30,6 +31,8 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<ResultRow[]>
   // Seeds 1000 cameras into the shared portal: after the pages were measured with the demo cameras.
   api,
   load,
+  // Its own portal, as `npm start` runs it, with a camera of each kind.
+  'camera-connect': cameraConnect,
   // An hour by default: only when named.
   soak,
 };
