@@ -1,5 +1,5 @@
 import { createInProcessBus } from '@lakecams/bus';
-import { CameraDeleted } from '@lakecams/contracts/messages';
+import { CameraDeleted, ImageListed } from '@lakecams/contracts/messages';
 import Fastify from 'fastify';
 import { request } from 'node:http';
 import { expect, it, onTestFinished } from 'vitest';
@@ -49,6 +49,25 @@ it('tells open pages of each camera an administrator deletes, not of deletions b
     'retry: 5000\n\n' +
       'event: removed\ndata: {"webcamId":7,"camera":"Richterswil"}\n\n' +
       'event: removed\ndata: {"webcamId":8}\n\n',
+  );
+});
+
+it('streams each new picture with whether it is frozen, which the camera page turns offline by', async () => {
+  const bus = createInProcessBus();
+  onTestFinished(() => bus.close());
+  const app = Fastify();
+  onTestFinished(() => app.close());
+  await app.register(liveEventsPlugin, { bus });
+  const url = new URL('/api/Events/stream', await app.listen({ host: '127.0.0.1', port: 0 }));
+  const frames = await openStream(url);
+  await frames.next('retry: 5000');
+  const image = { webcamId: 4, name: '202611221210', lat: 47.2, lng: 8.7, direction: 30 };
+  await bus.publish(ImageListed.subject, { ...image, frozen: true });
+  await bus.publish(ImageListed.subject, { ...image, name: '202611221220', frozen: false });
+  expect(await frames.next('"frozen":false')).toBe(
+    'retry: 5000\n\n' +
+      `event: image\ndata: ${JSON.stringify({ ...image, frozen: true })}\n\n` +
+      `event: image\ndata: ${JSON.stringify({ ...image, name: '202611221220', frozen: false })}\n\n`,
   );
 });
 

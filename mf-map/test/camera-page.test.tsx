@@ -10,6 +10,7 @@ const TODAY: ImageHistory = {
   day: '2026-11-22',
   days: ['2026-11-22', '2026-11-21'],
   images: ['202611221150', '202611221155', '202611221200'].map((name) => image(1, name)),
+  frozenSince: null,
 };
 const YESTERDAY: ImageHistory = {
   ...TODAY,

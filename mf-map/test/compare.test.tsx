@@ -25,7 +25,8 @@ const HISTORIES: Record<string, string[]> = {
 const DAYS = Object.keys(HISTORIES).sort().reverse();
 
 function history(day: string): ImageHistory {
-  return { camera: NAME, day, days: DAYS, images: (HISTORIES[day] ?? []).map((name) => image(1, name)) };
+  const images = (HISTORIES[day] ?? []).map((name) => image(1, name));
+  return { camera: NAME, day, days: DAYS, images, frozenSince: null };
 }
 
 describe('picking picture B', () => {

@@ -14,6 +14,13 @@ describe('parseImageEvent', () => {
     expect(parseImageEvent(JSON.stringify({ ...valid, lat: '47' }))).toBeNull();
     expect(parseImageEvent('null')).toBeNull();
   });
+
+  it('keeps whether the picture is frozen when the event says so', () => {
+    const valid = image(1, '202611221205');
+    expect(parseImageEvent(JSON.stringify({ ...valid, frozen: true }))).toEqual({ ...valid, frozen: true });
+    expect(parseImageEvent(JSON.stringify({ ...valid, frozen: false }))).toEqual({ ...valid, frozen: false });
+    expect(parseImageEvent(JSON.stringify({ ...valid, frozen: 'yes', score: 12 }))).toEqual(valid);
+  });
 });
 
 describe('parseRemovalEvent', () => {

@@ -1,5 +1,5 @@
 import { CameraDeleted, ImageCaptured, ImagesThinned } from '@lakecams/contracts/messages';
-import { type Image, imageNameOf } from '@lakecams/contracts';
+import { type CapturedImage, type Image, imageNameOf } from '@lakecams/contracts';
 import type { ServiceApp } from '@lakecams/service-kit';
 import { createServer, type Server } from 'node:http';
 import sharp from 'sharp';
@@ -148,6 +148,39 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     );
     const later = new Date(Date.now() + 3 * row.intervalMin * 60_000 + 60_000);
     expect(await offlineReason(app.captures, row, later)).toBe('silent');
+  });
+
+  it('says in the announcement when a picture has the same bytes as the one before, fetched or pushed', async () => {
+    const row = await upsert(8, 'Standbild', '/cam.jpg');
+    const blue = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#3a7bd5' } })
+      .jpeg()
+      .toBuffer();
+    const black = sharp({ create: { width: 640, height: 360, channels: 3, background: '#000000' } });
+    // Two night pictures: other bytes, the same fingerprint (score 0), yet not the same picture delivered again.
+    const [night, darkNight] = await Promise.all([
+      black.clone().jpeg({ quality: 90 }).toBuffer(),
+      black.clone().jpeg({ quality: 60 }).toBuffer(),
+    ]);
+    expect(night.equals(darkNight)).toBe(false);
+    const fetching = (picture: Buffer) => ({ ...app.captureContext, source: async () => picture });
+    await captureTick(app.captureContext, row, new Date('2026-11-20T08:00:00Z'), 1, blue);
+    await captureTick(fetching(blue), row, new Date('2026-11-20T08:05:00Z'));
+    await captureTick(app.captureContext, row, new Date('2026-11-20T08:10:00Z'), 1, blue);
+    await captureTick(app.captureContext, row, new Date('2026-11-20T08:15:00Z'), 1, night);
+    await captureTick(fetching(darkNight), row, new Date('2026-11-20T08:20:00Z'));
+    const announced = () =>
+      (captured as CapturedImage[])
+        .filter((image) => image.webcamId === 8 && image.name.startsWith('20261120'))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    await expect.poll(() => announced().length).toBe(5);
+    expect(announced().map(({ name, frozen }) => [name, frozen])).toEqual([
+      ['202611200900', false],
+      ['202611200905', true],
+      ['202611200910', true],
+      ['202611200915', false],
+      ['202611200920', false],
+    ]);
+    expect(announced().at(-1)?.score).toBe(0);
   });
 
   it('answers 404 for unknown cameras and images, 400 for names that are not camera names', async () => {

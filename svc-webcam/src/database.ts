@@ -20,6 +20,8 @@ export interface WebcamImagesTable {
   direction: number;
   /** svc-imaging's quality score, 0–100; null for pictures captured before scoring. */
   score: number | null;
+  /** The same bytes as the camera's picture before it (svc-imaging says so); false for older pictures. */
+  frozen: Generated<boolean>;
 }
 
 /** An admin's choice of a camera's best picture of a day (`yyyyMMdd`), over the highest score. */

@@ -178,6 +178,50 @@ describe('svc-webcam on real PostgreSQL', () => {
     expect(days.json()).toMatchObject({ days: ['2020-01-01'], first: '2020-01-01' });
   });
 
+  it('tells in the history since when the newest picture of the day has been the same picture', async () => {
+    const webcamId = (await webcam.app.inject({ url: '/api/Webcam/GetCameras?name=Halbinsel-Au' })).json<
+      { id: number }[]
+    >()[0]?.id as number;
+    const capture = (name: string, frozen?: boolean) =>
+      webcam.bus.publishEvent(ImageCaptured.subject, {
+        webcamId,
+        name,
+        lat: 47.2,
+        lng: 8.7,
+        direction: 1,
+        ...(frozen === undefined ? {} : { frozen }),
+      });
+    const history = async (day: string) =>
+      (await webcam.app.inject({ url: `/api/Webcam/GetImageHistory?name=Halbinsel-Au&day=${day}` })).json<{
+        images: { name: string }[];
+        frozenSince: string | null;
+      }>();
+    const lastOf = async (day: string) => (await history(day)).images.at(-1)?.name;
+    await capture('202002011150', false);
+    await capture('202002011200', false);
+    await expect.poll(() => lastOf('2020-02-01')).toBe('202002011200');
+    expect((await history('2020-02-01')).frozenSince).toBeNull();
+    await capture('202002011210', true);
+    await capture('202002011220', true);
+    await expect.poll(() => lastOf('2020-02-01')).toBe('202002011220');
+    const frozenDay = await history('2020-02-01');
+    expect(frozenDay.frozenSince).toBe('202002011200');
+    // The pictures themselves look as before.
+    expect(frozenDay.images.at(-1)).toEqual({ webcamId, name: '202002011220', lat: 47.2, lng: 8.7, direction: 1 });
+    // Announced again without the flag (a moved position): still frozen.
+    await capture('202002011220');
+    // The run goes on into the next day.
+    await capture('202002020000', true);
+    await expect.poll(() => lastOf('2020-02-02')).toBe('202002020000');
+    expect((await history('2020-02-02')).frozenSince).toBe('202002011200');
+    expect((await history('2020-02-01')).frozenSince).toBe('202002011200');
+    // A new picture ends it.
+    await capture('202002020010', false);
+    await expect.poll(() => lastOf('2020-02-02')).toBe('202002020010');
+    expect((await history('2020-02-02')).frozenSince).toBeNull();
+    expect((await history('2020-02-03')).frozenSince).toBeNull();
+  });
+
   it('does not seed twice and keeps data across a restart', async () => {
     await webcam.restart({ demoCameras: true });
     expect((await webcam.app.inject({ url: '/api/Webcam/GetCameras' })).json()).toHaveLength(DEMO_CAMERAS.length);

@@ -147,10 +147,12 @@ export const BestOfChosen = event(
   Type.Object({ webcamId: WebcamId, day: Day, image: Type.Union([ImageName, Type.Null()]) }),
   "An admin chose a day's best picture, or (null) gave the choice back to the score",
 );
+/** The picture has the same bytes as the camera's previous one; absent on a picture announced again. */
+const FrozenFlag = Type.Optional(Type.Boolean());
 export const ImageListed = notice(
   'webcam.image.listed',
-  ImageSchema,
-  'The camera list shows a new picture: open pages update',
+  Type.Intersect([ImageSchema, Type.Object({ frozen: FrozenFlag })]),
+  'The camera list shows a new picture (frozen: the same bytes as the one before): open pages update',
 );
 export const CameraListChanged = notice(
   'webcam.list.changed',
@@ -192,8 +194,11 @@ export const RefererUserLookup = request(
 // svc-imaging
 export const ImageCaptured = event(
   'imaging.image.captured',
-  Type.Intersect([ImageSchema, Type.Object({ score: Type.Optional(Type.Union([Type.Number(), Type.Null()])) })]),
-  'A picture was stored, with its quality score (0–100, 0 when frozen)',
+  Type.Intersect([
+    ImageSchema,
+    Type.Object({ score: Type.Optional(Type.Union([Type.Number(), Type.Null()])), frozen: FrozenFlag }),
+  ]),
+  'A picture was stored, with its quality score (0–100, 0 when frozen) and whether it has the same bytes as the one before',
 );
 export const CaptureFailed = event(
   'imaging.capture.failed',

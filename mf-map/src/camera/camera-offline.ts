@@ -6,10 +6,18 @@ import './camera-offline.css';
 export const SILENT_INTERVALS = 3;
 
 /**
- * The camera's newest picture when the camera is offline at `now` (nothing new for three of its intervals),
- * else null. The page holds both already: the newest day's pictures and the camera's interval.
+ * Since when the camera is offline at `now`, else null: frozen (its newest picture is the same as those before
+ * it since `frozenSince`), or silent (nothing new for three of its intervals since its newest picture). Frozen
+ * wins: a camera that froze and then fell silent has shown nothing new since it froze. The page holds all of it
+ * already: the newest day's pictures with their history's `frozenSince`, and the camera's interval.
  */
-export function offlineSince(newest: string | undefined, intervalMin: number | undefined, now: number): string | null {
+export function offlineSince(
+  newest: string | undefined,
+  intervalMin: number | undefined,
+  now: number,
+  frozenSince: string | null = null,
+): string | null {
+  if (frozenSince) return frozenSince;
   if (!newest || !intervalMin) return null;
   const instant = instantOfImage(newest);
   if (instant === null) return null;
@@ -19,7 +27,11 @@ export function offlineSince(newest: string | undefined, intervalMin: number | u
 /** "Kamera offline seit 27.11.2026, 08:05 Uhr" (Zurich time, as picture names are). */
 export const offlineText = (newest: string) => `Kamera offline seit ${formatImageTime(newest)} Uhr`;
 
-/** Whether the camera is offline now, kept current by the page's clock; the newest picture's name if so. */
-export function useOfflineSince(newest: string | undefined, intervalMin: number | undefined): string | null {
-  return offlineSince(newest, intervalMin, useNow());
+/** Whether the camera is offline now, kept current by the page's clock; the picture it is offline since if so. */
+export function useOfflineSince(
+  newest: string | undefined,
+  intervalMin: number | undefined,
+  frozenSince: string | null,
+): string | null {
+  return offlineSince(newest, intervalMin, useNow(), frozenSince);
 }

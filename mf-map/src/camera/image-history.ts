@@ -1,6 +1,7 @@
 import type { Image, Webcam } from '@lakecams/contracts';
 import { ApiError, apiJson } from '@lakecams/session';
 import { isoDayOf } from '../cameras/image-time.ts';
+import type { LiveImage } from '../live/live-images.ts';
 
 export const IMAGE_HISTORY_PATH = '/api/Webcam/GetImageHistory';
 export const CAMERAS_PATH = '/api/Webcam/GetCameras';
@@ -11,6 +12,8 @@ export interface ImageHistory {
   day: string;
   days: string[];
   images: Image[];
+  /** The day's newest picture is frozen: the picture the run of equal ones began with; else null. */
+  frozenSince: string | null;
 }
 
 /** The day's history, or null for an unknown camera. `day` absent means today (Europe/Zurich). */
@@ -22,7 +25,8 @@ export async function fetchImageHistory(
   const query = new URLSearchParams({ name });
   if (day) query.set('day', day);
   try {
-    return await apiJson<ImageHistory>(`${IMAGE_HISTORY_PATH}?${query}`, signal ? { signal } : undefined);
+    const history = await apiJson<ImageHistory>(`${IMAGE_HISTORY_PATH}?${query}`, signal ? { signal } : undefined);
+    return { ...history, frozenSince: history.frozenSince ?? null };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
@@ -48,13 +52,22 @@ export async function fetchWebcam(name: string, signal?: AbortSignal): Promise<W
   return cameras.find((camera) => camera.name === name) ?? null;
 }
 
-/** A live image joins the history: its day becomes selectable, and it joins the shown day's images in order. */
-export function historyWithImage(history: ImageHistory, image: Image): ImageHistory {
+/**
+ * A live image joins the history: its day becomes selectable, and it joins the shown day's images in order.
+ * As the day's newest, a frozen one starts a run at the picture before it (or keeps the run), another ends it.
+ */
+export function historyWithImage(history: ImageHistory, live: LiveImage): ImageHistory {
+  const { frozen, ...image } = live;
   const day = isoDayOf(image.name);
   if (!day) return history;
   const days = history.days.includes(day) ? history.days : [...history.days, day].sort().reverse();
   if (day !== history.day) return days === history.days ? history : { ...history, days };
   const others = history.images.filter((known) => known.name !== image.name);
   const images = [...others, image].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { ...history, days, images };
+  const newest = images.at(-1) === image;
+  let frozenSince = history.frozenSince;
+  // Without the flag (a picture announced again) what was known stands.
+  if (newest && frozen === false) frozenSince = null;
+  if (newest && frozen === true) frozenSince ??= others.at(-1)?.name ?? image.name;
+  return { ...history, days, images, frozenSince };
 }

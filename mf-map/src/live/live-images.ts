@@ -2,7 +2,7 @@ import type { Image } from '@lakecams/contracts';
 import { useEffect, useRef } from 'react';
 
 /**
- * Server-sent events of the gateway: event `image`, data an `Image`; event `removed`, data a `CameraRemoval`
+ * Server-sent events of the gateway: event `image`, data a `LiveImage`; event `removed`, data a `CameraRemoval`
  * (an administrator deleted the camera).
  */
 export const LIVE_EVENTS_PATH = '/api/Events/stream';
@@ -15,7 +15,15 @@ export interface CameraRemoval {
   camera?: string;
 }
 
-export type ImageListener = (image: Image) => void;
+/**
+ * A new picture: an `Image`, and whether it has the same bytes as the camera's picture before it (absent when a
+ * picture is announced again, e.g. with a corrected position).
+ */
+export interface LiveImage extends Image {
+  frozen?: boolean;
+}
+
+export type ImageListener = (image: LiveImage) => void;
 export type RemovalListener = (removal: CameraRemoval) => void;
 
 /** What one subscriber hears; a bare function hears images only. */
@@ -43,8 +51,8 @@ function parseJsonObject(data: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
 }
 
-/** The event's data as an Image, or null when it is not one (never trust the wire). */
-export function parseImageEvent(data: unknown): Image | null {
+/** The event's data as a LiveImage, or null when it is not one (never trust the wire). */
+export function parseImageEvent(data: unknown): LiveImage | null {
   const image = parseJsonObject(data);
   if (!image) return null;
   const numbers = ['lat', 'lng', 'direction', 'webcamId'].every((key) => typeof image[key] === 'number');
@@ -55,6 +63,7 @@ export function parseImageEvent(data: unknown): Image | null {
     lat: image.lat as number,
     lng: image.lng as number,
     direction: image.direction as number,
+    ...(typeof image.frozen === 'boolean' ? { frozen: image.frozen } : {}),
   };
 }
 

@@ -39,8 +39,13 @@ function CameraView({ name }: { name: string }) {
   );
   const link = useMomentLink(loaded, state.status === 'ready' && state.dayLoading, selectDay);
   // Judged on the newest day only: an older day's last picture says nothing about now.
-  const newest = history && history.day === history.days[0] ? history.images.at(-1)?.name : undefined;
-  const offlineSince = useOfflineSince(newest, state.status === 'ready' ? state.webcam?.intervalMin : undefined);
+  const newestDay = history !== null && history.day === history.days[0];
+  const newest = newestDay ? history.images.at(-1)?.name : undefined;
+  const offlineSince = useOfflineSince(
+    newest,
+    state.status === 'ready' ? state.webcam?.intervalMin : undefined,
+    newestDay ? history.frozenSince : null,
+  );
   const viewed = link.moment ?? loaded?.names.at(-1);
   const viewedAt = viewed && loaded ? loaded.names.indexOf(viewed) : -1;
   const comparing = link.compare !== null;

@@ -163,6 +163,8 @@ async function runClaimedCapture(
     // Measured on the smallest level: the same judgement as on the full picture, at a fraction of the cost.
     const previous = await context.captures.previous(camera.webcamId, name);
     const { score, fingerprint } = await scorePicture(variants.POOR, contentHash, previous);
+    // Frozen as judgeHealth has it: the very same bytes. A score of 0 is not enough, two black nights are alike.
+    const frozen = previous?.contentHash === contentHash;
     const record = {
       durationMs: Math.round(performance.now() - started),
       width,
@@ -176,7 +178,7 @@ async function runClaimedCapture(
       direction: camera.direction,
     };
     // Another replica took this claim over meanwhile: its capture is the one recorded.
-    if (!(await context.captures.recordDone(claim, record, image))) return { outcome: 'skipped' };
+    if (!(await context.captures.recordDone(claim, record, image, frozen))) return { outcome: 'skipped' };
     context.metrics?.finished('ok', (performance.now() - started) / 1000);
     await context.refreshed(camera.webcamId);
     return { outcome: 'captured', image };

@@ -28,7 +28,7 @@ export interface CaptureRecord {
   direction: number | null;
 }
 
-/** A picture announced to svc-webcam with its quality score. */
+/** A picture announced to svc-webcam with its quality score and whether it is frozen. */
 export type CapturedImage = PayloadOf<typeof ImageCaptured>;
 
 /** Tell svc-webcam about a stored image, with its row; it tells open pages once its list shows it. */
@@ -102,14 +102,17 @@ export function createCaptureRepository(db: Kysely<Database>) {
       await mine(claim).set({ heartbeatAt: new Date() }).where('status', '=', 'running').execute();
     },
 
-    /** Record the picture and announce it together; false when another replica took the claim over meanwhile. */
-    recordDone: (claim: CaptureClaim, record: CaptureRecord, image: Image): Promise<boolean> =>
+    /**
+     * Record the picture and announce it together (`frozen`: the same bytes as the previous capture); false
+     * when another replica took the claim over meanwhile.
+     */
+    recordDone: (claim: CaptureClaim, record: CaptureRecord, image: Image, frozen: boolean): Promise<boolean> =>
       db.transaction().execute(async (trx) => {
         const finished = await mine(claim, trx)
           .set({ status: 'done', ...record })
           .executeTakeFirst();
         if (!finished.numUpdatedRows) return false;
-        await announceImage(trx, { ...image, score: record.score });
+        await announceImage(trx, { ...image, score: record.score, frozen });
         return true;
       }),
 

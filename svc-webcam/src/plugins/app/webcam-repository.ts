@@ -9,7 +9,7 @@ import type { DemoCamera } from '../../demo-cameras.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export function toImage(row: Omit<WebcamImageRow, 'score'>): Image {
+export function toImage(row: Pick<WebcamImageRow, 'webcamId' | 'name' | 'lat' | 'lng' | 'direction'>): Image {
   return {
     lat: row.lat,
     lng: row.lng,
@@ -20,6 +20,36 @@ export function toImage(row: Omit<WebcamImageRow, 'score'>): Image {
 }
 
 export function createWebcamRepository(db: Db) {
+  /**
+   * When the newest of `day` (a day's pictures, oldest first) is frozen, the picture its run of equal ones
+   * began with: the newest one before it that is not frozen, looked for on earlier days too; null otherwise.
+   */
+  async function frozenSince(day: readonly WebcamImageRow[]): Promise<string | null> {
+    const newest = day.at(-1);
+    if (!newest?.frozen) return null;
+    const start = day.findLast((image) => !image.frozen);
+    if (start) return start.name;
+    const earlier = await db
+      .selectFrom('webcamImages')
+      .select('name')
+      .where('webcamId', '=', newest.webcamId)
+      .where('name', '<', newest.name)
+      .where('frozen', '=', false)
+      .orderBy('name', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (earlier) return earlier.name;
+    // The run's first picture was thinned away: its oldest kept one.
+    const oldest = await db
+      .selectFrom('webcamImages')
+      .select('name')
+      .where('webcamId', '=', newest.webcamId)
+      .orderBy('name')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    return oldest.name;
+  }
+
   return {
     async listCamerasWithLatestImage(filter: { name?: string | undefined } = {}): Promise<CameraListItem[]> {
       // One index look-up per camera (webcam_images' key is webcam_id, name), however long the history.
@@ -68,8 +98,14 @@ export function createWebcamRepository(db: Db) {
       return db.selectFrom('webcams').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** The images of one local day (`yyyyMMdd`), oldest first, and the days that have images, newest first. */
-    async imageHistory(webcamId: number, day: string): Promise<{ images: Image[]; days: string[] }> {
+    /**
+     * The images of one local day (`yyyyMMdd`), oldest first, the days that have images, newest first, and,
+     * when the day's newest picture is frozen, the first picture of the run of equal ones it ends.
+     */
+    async imageHistory(
+      webcamId: number,
+      day: string,
+    ): Promise<{ images: Image[]; days: string[]; frozenSince: string | null }> {
       const images = await db
         .selectFrom('webcamImages')
         .selectAll()
@@ -86,7 +122,7 @@ export function createWebcamRepository(db: Db) {
         .orderBy('day', 'desc')
         .limit(31)
         .execute();
-      return { images: images.map(toImage), days: days.map((d) => d.day) };
+      return { images: images.map(toImage), days: days.map((d) => d.day), frozenSince: await frozenSince(images) };
     },
 
     async count(): Promise<number> {
@@ -170,10 +206,12 @@ export function createWebcamRepository(db: Db) {
     async recordImage(image: CapturedImage): Promise<void> {
       const { webcamId, name, lat, lng, direction } = image;
       const score = image.score ?? null;
+      // A picture announced again without the flag (a moved position) stays as frozen as it was.
+      const frozen = image.frozen === undefined ? {} : { frozen: image.frozen };
       await db
         .insertInto('webcamImages')
-        .values({ webcamId, name, lat, lng, direction, score })
-        .onConflict((oc) => oc.columns(['webcamId', 'name']).doUpdateSet({ lat, lng, direction, score }))
+        .values({ webcamId, name, lat, lng, direction, score, ...frozen })
+        .onConflict((oc) => oc.columns(['webcamId', 'name']).doUpdateSet({ lat, lng, direction, score, ...frozen }))
         .execute();
     },
 

@@ -83,6 +83,10 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
             day: Type.String(),
             days: Type.Array(Type.String()),
             images: Type.Array(ImageSchema),
+            frozenSince: Type.Union([Type.String(), Type.Null()], {
+              description:
+                "When the day's newest picture has the same bytes as the one before: the first picture of that run (yyyyMMddHHmm), the camera's picture unchanged since; else null",
+            }),
           }),
           400: ErrorSchema,
           404: ErrorSchema,
@@ -93,8 +97,8 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const [webcam] = await app.webcamRepository.cameras({ name: request.query.name });
       if (!webcam) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.name}`));
       const day = dayKey(request.query.day);
-      const { images, days } = await app.webcamRepository.imageHistory(webcam.id, day);
-      return { camera: webcam.name, day: isoDay(day), days: days.map(isoDay), images };
+      const { images, days, frozenSince } = await app.webcamRepository.imageHistory(webcam.id, day);
+      return { camera: webcam.name, day: isoDay(day), days: days.map(isoDay), images, frozenSince };
     },
   );
 };
