@@ -172,6 +172,24 @@ describe('svc-webcam on real PostgreSQL', () => {
     await expect.poll(history).toEqual(Object.keys(scores));
     const best = await webcam.app.inject({ url: '/api/Webcam/GetBestOf?name=Staefa-Kehlhof&day=2020-01-01' });
     expect(best.json()).toEqual({ name: '202001011220', score: 75.5, chosenBy: 'score' });
+    // Announced again without a score (a moved position): the score stays.
+    await webcam.bus.publishEvent(ImageCaptured.subject, {
+      webcamId,
+      name: '202001011220',
+      lat: 47.3,
+      lng: 8.7,
+      direction: 1,
+    });
+    await expect
+      .poll(
+        async () =>
+          (await webcam.app.inject({ url: '/api/Webcam/GetImageHistory?name=Staefa-Kehlhof&day=2020-01-01' }))
+            .json<{ images: { name: string; lat: number }[] }>()
+            .images.find((image) => image.name === '202001011220')?.lat,
+      )
+      .toBe(47.3);
+    const still = await webcam.app.inject({ url: '/api/Webcam/GetBestOf?name=Staefa-Kehlhof&day=2020-01-01' });
+    expect(still.json()).toEqual({ name: '202001011220', score: 75.5, chosenBy: 'score' });
     await webcam.bus.publishEvent(ImagesThinned.subject, { webcamId, day: '20200101', keep: ['202001011220'] });
     await expect.poll(history).toEqual(['202001011220']);
     const days = await webcam.app.inject({ url: '/api/Webcam/GetImageDays?name=Staefa-Kehlhof&month=2020-01' });

@@ -205,13 +205,15 @@ export function createWebcamRepository(db: Db) {
 
     async recordImage(image: CapturedImage): Promise<void> {
       const { webcamId, name, lat, lng, direction } = image;
-      const score = image.score ?? null;
-      // A picture announced again without the flag (a moved position) stays as frozen as it was.
-      const frozen = image.frozen === undefined ? {} : { frozen: image.frozen };
+      // A picture announced again without score or flag (a moved position) keeps the ones it had.
+      const measured = {
+        ...(image.score === undefined ? {} : { score: image.score }),
+        ...(image.frozen === undefined ? {} : { frozen: image.frozen }),
+      };
       await db
         .insertInto('webcamImages')
-        .values({ webcamId, name, lat, lng, direction, score, ...frozen })
-        .onConflict((oc) => oc.columns(['webcamId', 'name']).doUpdateSet({ lat, lng, direction, score, ...frozen }))
+        .values({ webcamId, name, lat, lng, direction, ...measured })
+        .onConflict((oc) => oc.columns(['webcamId', 'name']).doUpdateSet({ lat, lng, direction, ...measured }))
         .execute();
     },
 
