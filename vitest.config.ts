@@ -33,7 +33,8 @@ export default defineConfig({
           // Bus hops and background captures on a busy 2-core machine: polls wait for them, assertions stay.
           expect: { poll: { timeout: 30_000, interval: 100 } },
           include: ['{libs,svc-*,gateway,scripts}/**/test/**/*.int.test.ts'],
-          exclude: ['**/node_modules/**'],
+          // Its replicas are processes that always talk over NATS: integration-nats runs it, once.
+          exclude: ['**/node_modules/**', 'svc-imaging/test/scale-out.int.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

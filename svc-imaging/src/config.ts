@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Static, Type } from 'typebox';
 import type { ImagingOptions } from './options.ts';
 import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS } from './capture/retention-tiers.ts';
+import { scaledClock } from './capture/capture-clock.ts';
 import { DEFAULT_TIMELAPSE_TODAY_MINUTES } from './timelapse/timelapse-maker.ts';
 
 /**
@@ -24,6 +25,12 @@ export const ImagingConfigSchema = Type.Object({
   /** …then the best of each hour until this many days; the best of each day forever. */
   ARCHIVE_DAYS: Type.Integer({ minimum: 1, default: DEFAULT_ARCHIVE_DAYS }),
   CAPTURE_TAKEOVER_SECONDS: Type.Integer({ minimum: 2, default: 20 }),
+  /**
+   * Tests only: the capture clock runs this many times faster than real time (30: a minute in 2 s), counted
+   * from CAPTURE_CLOCK_ANCHOR (epoch milliseconds), the same on every replica so they agree on each tick.
+   */
+  CAPTURE_CLOCK_SCALE: Type.Number({ minimum: 1, maximum: 600, default: 1 }),
+  CAPTURE_CLOCK_ANCHOR: Type.Optional(Type.Integer({ minimum: 0 })),
   TIMELAPSE_TODAY_MINUTES: Type.Integer({ minimum: 1, default: DEFAULT_TIMELAPSE_TODAY_MINUTES }),
   /** Mail the operator (svc-identity's OPERATOR_EMAIL) once when a camera goes offline and once when it is back. */
   CAMERA_HEALTH_MAILS: Type.Boolean({ default: true }),
@@ -71,7 +78,12 @@ export function ftpOptionsFromConfig(config: ImagingConfig, port: number): NonNu
 
 /** Defaults applied and values converted; a wrong value throws a ConfigError naming the variable. */
 export function loadImagingConfig(env: Record<string, string | undefined> = process.env): ImagingConfig {
-  return loadConfig(ImagingConfigSchema, env);
+  const config = loadConfig(ImagingConfigSchema, env);
+  if (config.CAPTURE_CLOCK_SCALE !== 1 && config.CAPTURE_CLOCK_ANCHOR === undefined)
+    throw new ConfigError(
+      'CAPTURE_CLOCK_SCALE needs CAPTURE_CLOCK_ANCHOR, the epoch milliseconds every replica counts the scaled time from',
+    );
+  return config;
 }
 
 /** The service process on its own: the `nats` store needs the NATS server (the embedded portal keeps files). */
@@ -98,6 +110,12 @@ export function imagingOptionsFromConfig(config: ImagingConfig): ImagingOptions 
     takeoverAfterMs,
     heartbeatMs: Math.min(5000, takeoverAfterMs / 4),
     ...(config.REPLICA_ID ? { replicaId: config.REPLICA_ID } : {}),
+    ...(config.CAPTURE_CLOCK_SCALE !== 1
+      ? {
+          clock: scaledClock(config.CAPTURE_CLOCK_SCALE, config.CAPTURE_CLOCK_ANCHOR ?? Date.now()),
+          clockScale: config.CAPTURE_CLOCK_SCALE,
+        }
+      : {}),
     ...(config.CAMERA_SECRET_KEY ? { cameraSecretKey: config.CAMERA_SECRET_KEY } : {}),
     ...(config.FTP_PORT ? { ftp: ftpOptionsFromConfig(config, config.FTP_PORT) } : {}),
     pictureLinks: {

@@ -37,6 +37,11 @@ export interface ImagingOptions {
   healthMails?: boolean;
   /** The service's clock: the health check, when a capture starts, "capture now", a push's arrival (tests move it). */
   clock?: () => Date;
+  /**
+   * How many times faster than real time `clock` runs (tests only, CAPTURE_CLOCK_SCALE; default 1): the
+   * schedules then fire on its minutes. Heartbeats and takeovers stay in real time.
+   */
+  clockScale?: number;
   /** Days every capture is kept (default 14)… */
   retentionDays?: number;
   /** …then the best of each hour, until this many days (default 365); the best of each day forever. */

@@ -1,6 +1,6 @@
 import { ConfigError } from '@lakecams/service-kit';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkImageStoreSettings, imagingOptionsFromConfig, loadImagingConfig } from '../src/config.ts';
 
 describe('svc-imaging configuration, one loader for its process and the embedded portal', () => {
@@ -68,7 +68,37 @@ describe('svc-imaging configuration, one loader for its process and the embedded
     });
   });
 
+  it('runs the capture clock faster for tests, from an anchor every replica shares', () => {
+    const anchor = Date.UTC(2026, 10, 27, 9);
+    const options = imagingOptionsFromConfig(
+      loadImagingConfig({ CAPTURE_CLOCK_SCALE: '30', CAPTURE_CLOCK_ANCHOR: String(anchor) }),
+    );
+    expect(options.clockScale).toBe(30);
+    vi.useFakeTimers({ toFake: ['Date'], now: anchor + 2000 });
+    const now = options.clock?.();
+    vi.useRealTimers();
+    // Two real seconds after the anchor, a minute has passed on the capture clock.
+    expect(now).toEqual(new Date(anchor + 60_000));
+    // Heartbeats and takeovers stay in real seconds: replicas compare them with their own clocks.
+    expect(options).toMatchObject({ takeoverAfterMs: 20_000, heartbeatMs: 5000 });
+    // Real time unless set, also with an anchor alone.
+    expect(imagingOptionsFromConfig(loadImagingConfig({ CAPTURE_CLOCK_ANCHOR: String(anchor) }))).not.toHaveProperty(
+      'clock',
+    );
+  });
+
   it('refuses a wrong value with a message naming the variable', () => {
+    expect(() => loadImagingConfig({ CAPTURE_CLOCK_SCALE: 'schnell' })).toThrow(/CAPTURE_CLOCK_SCALE/);
+    expect(() => loadImagingConfig({ CAPTURE_CLOCK_SCALE: '0.5', CAPTURE_CLOCK_ANCHOR: '0' })).toThrow(
+      /Invalid configuration: CAPTURE_CLOCK_SCALE/,
+    );
+    expect(() => loadImagingConfig({ CAPTURE_CLOCK_SCALE: '30', CAPTURE_CLOCK_ANCHOR: 'gestern' })).toThrow(
+      /CAPTURE_CLOCK_ANCHOR/,
+    );
+    expect(() => loadImagingConfig({ CAPTURE_CLOCK_SCALE: '30' })).toThrow(ConfigError);
+    expect(() => loadImagingConfig({ CAPTURE_CLOCK_SCALE: '30' })).toThrow(
+      'CAPTURE_CLOCK_SCALE needs CAPTURE_CLOCK_ANCHOR',
+    );
     expect(() => loadImagingConfig({ RETENTION_DAYS: 'vierzehn' })).toThrow(ConfigError);
     expect(() => loadImagingConfig({ RETENTION_DAYS: 'vierzehn' })).toThrow(/RETENTION_DAYS/);
     expect(() => loadImagingConfig({ ARCHIVE_DAYS: '0' })).toThrow(/Invalid configuration: ARCHIVE_DAYS/);

@@ -61,12 +61,18 @@ export default fp(
       ...(options.clock ? { clock: options.clock } : {}),
     };
     registerCameraHealthMetrics(app.metrics, app.captures);
-    const scheduler = createCaptureScheduler(async (webcamId, tick) => {
-      const camera = await app.cameraDirectory.byId(webcamId);
-      // A camera paused on the job dashboard skips its scheduled ticks; one that pushes its pictures has none.
-      if (camera && !camera.paused && (isDemo(camera) || (await isPulled(app.cameraSources, webcamId))))
-        await captureTick(context, camera, tick);
-    });
+    const scale = options.clockScale ?? 1;
+    if (scale !== 1 && !options.clock) throw new Error('clockScale needs the clock it scales');
+    if (scale !== 1) app.log.warn({ scale }, 'the capture clock runs faster than real time (for tests only)');
+    const scheduler = createCaptureScheduler(
+      async (webcamId, tick) => {
+        const camera = await app.cameraDirectory.byId(webcamId);
+        // A camera paused on the job dashboard skips its scheduled ticks; one that pushes its pictures has none.
+        if (camera && !camera.paused && (isDemo(camera) || (await isPulled(app.cameraSources, webcamId))))
+          await captureTick(context, camera, tick);
+      },
+      options.clock && scale !== 1 ? { clock: options.clock, scale } : undefined,
+    );
     app.decorate('imageStore', store);
     app.decorate('captureContext', context);
     app.decorate('captureScheduler', scheduler);
