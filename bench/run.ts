@@ -14,6 +14,7 @@ import { load } from './load.ts';
 import { memory } from './memory.ts';
 import { soak } from './soak.ts';
 import { timelapse } from './timelapse.ts';
+import { vitals } from './vitals.ts';
 
 /**
  * `npm run bench [-- name …]`: runs the named benchmarks (all without names) in a fixed order, prints one
@@ -28,6 +29,8 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<ResultRow[]>
   image: imageDelivery,
   'edge-cache': edgeCache,
   'front-end': frontEnd,
+  // Lighthouse on every public page, also before the API benchmark's 1000 cameras fill the lists.
+  vitals,
   // Seeds 1000 cameras into the shared portal: after the pages were measured with the demo cameras.
   api,
   load,
