@@ -81,12 +81,16 @@ describe('the embedded portal in Chromium', () => {
     await page.close();
   });
 
-  it('loads each remote through the manifest named in /remotes.json', async () => {
+  it('loads each remote through the manifest named in /remotes.json, which the page carries', async () => {
     const routes = { mf_map: '/webcams', mf_account: '/login', mf_admin: '/edit/webcams' } as const;
+    const published = await (await fetch(`${portal.url}/remotes.json`)).json();
     for (const remote of REMOTES) {
       const { page, requests, errors } = await open(routes[remote.name]);
+      const html = await (await fetch(`${portal.url}${routes[remote.name]}`)).text();
+      const inline = /<script[^>]* type="application\/json" id="remote-manifests">([^<]*)<\/script>/.exec(html)?.[1];
+      expect(JSON.parse(inline ?? 'null')).toEqual(published);
       await page.locator('main h1, main h2').first().waitFor();
-      expect(requests).toContain('/remotes.json');
+      expect(requests).not.toContain('/remotes.json');
       expect(requests).toContain(`/remotes/${remote.folder}/mf-manifest.json`);
       expect(errors).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, `${remote.folder}-desktop.png`) });

@@ -1,4 +1,11 @@
-import { type CameraListItem, cameraKeywords, SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
+import {
+  type CameraListItem,
+  cameraKeywords,
+  PAGE_DATA_IDS,
+  SITE_DESCRIPTION,
+  SITE_NAME,
+  THEME_COLOR,
+} from '@lakecams/contracts';
 import { createLogger } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { readFile, rm } from 'node:fs/promises';
@@ -13,7 +20,9 @@ import {
   escapeHtml,
   renderPageMeta,
   withFirstView,
+  withPageData,
   withPageMeta,
+  withTilePreconnect,
 } from '../src/plugins/page-meta.ts';
 import { builtShellRoot, stubServices } from './shell-fixture.ts';
 
@@ -215,6 +224,38 @@ describe('the gateway serves pages with share previews, icons and the app manife
     expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest" />');
     expect((await page(remoteShellGateway, '/webcam/Nirgends')).meta.description).toBe(SITE_DESCRIPTION);
     expect(shellRequests).toBe(1);
+  });
+
+  it('writes what the page would ask for first into its HTML: the remote manifests, and on the map pages the settings and the camera list', async () => {
+    const dataOf = (html: string, id: string) => {
+      const match = new RegExp(`<script[^>]* type="application/json" id="${id}">([^<]*)</script>`).exec(html);
+      return match ? JSON.parse(match[1] as string) : undefined;
+    };
+    for (const url of ['/', '/webcams', '/login', '/webcam/Seesicht']) {
+      const { html } = await page(gateway, url);
+      expect(dataOf(html, PAGE_DATA_IDS.remoteManifests), url).toEqual(
+        (await gateway.inject({ url: '/remotes.json' })).json(),
+      );
+      const onMapPage = url === '/' || url === '/webcams';
+      expect(
+        dataOf(html, PAGE_DATA_IDS.cameraList)?.map((item: CameraListItem) => item.webcam.name),
+        url,
+      ).toEqual(onMapPage ? ['Seesicht', 'See_Blick-2'] : undefined);
+      expect(dataOf(html, PAGE_DATA_IDS.pageConfig), url).toEqual(
+        onMapPage ? (await gateway.inject({ url: '/config.json' })).json() : undefined,
+      );
+      // The tiles' server is named once, on the map's page; /remotes.json is no longer fetched in advance.
+      expect(html.includes('<link rel="preconnect" href="https://server.arcgisonline.com">'), url).toBe(url === '/');
+      expect(html, url).not.toContain('href="/remotes.json"');
+    }
+  });
+
+  it('lets no text in the page data close its element', () => {
+    const html = withPageData('<html><head></head><body></body></html>', 'camera-list', [{ name: '</script><b>' }]);
+    expect(html).toContain('[{"name":"\\u003c/script>\\u003cb>"}]');
+    expect(JSON.parse(/id="camera-list">([^<]*)</.exec(html)?.[1] ?? '')).toEqual([{ name: '</script><b>' }]);
+    expect(withTilePreconnect('<head></head>', 'https://{s}.tiles.example/{z}/{x}/{y}.png')).toBe('<head></head>');
+    expect(withTilePreconnect('<head></head>', '/tiles/{z}/{x}/{y}.png')).toBe('<head></head>');
   });
 
   it('serves the app manifest as JSON, with icons of 192 and 512 pixels that answer as PNG', async () => {

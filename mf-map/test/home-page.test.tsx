@@ -50,6 +50,26 @@ describe('the home page', () => {
     );
   });
 
+  it('shows the cameras the gateway wrote into the page before any answer, and the answer behind them', async () => {
+    const data = document.createElement('script');
+    data.type = 'application/json';
+    data.id = 'camera-list';
+    data.textContent = JSON.stringify(ITEMS);
+    document.head.append(data);
+    // The list's answer never comes: what is shown is the page's.
+    stubApi({ '/config.json': () => Response.json(TILES) });
+    await renderAt('/?ansicht=liste');
+    const panel = screen.getByRole('tabpanel', { name: 'Liste' });
+    expect(within(panel).getAllByRole('listitem')).toHaveLength(3);
+    expect(document.getElementById('camera-list')).toBeNull();
+    cleanup();
+    // The next time the page is shown in this visit it waits for the answer (here: one that never comes).
+    const asked = stubApi({ '/config.json': () => Response.json(TILES) });
+    await renderAt('/?ansicht=liste');
+    expect(within(screen.getByRole('tabpanel', { name: 'Liste' })).queryAllByRole('listitem')).toHaveLength(0);
+    expect(asked.mock.calls.some(([input]) => String(input).includes('/api/Webcam/GetImages'))).toBe(true);
+  });
+
   it('switches to the list with a click or the arrow keys', async () => {
     stubPortal();
     await renderAt('/');

@@ -1,4 +1,5 @@
-import { REMOTES, type RemoteName } from '@lakecams/contracts';
+import { PAGE_DATA_IDS, REMOTES, type RemoteName } from '@lakecams/contracts';
+import { takePageData } from '@lakecams/ui-kit/page-data';
 import { preloadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { type RemoteOverrides, usableOverrides } from './remote-overrides.ts';
 import { matchRoute } from './routes.ts';
@@ -6,7 +7,7 @@ import { matchRoute } from './routes.ts';
 /** What every remote exposes (REMOTE_APP_MODULE in libs/mf-config, a build-time package). */
 export const REMOTE_APP = 'app';
 
-/** Served by the gateway: `{ "<mf name>": "<URL of its mf-manifest.json>" }`; index.html preloads it. */
+/** Served by the gateway: `{ "<mf name>": "<URL of its mf-manifest.json>" }`, also inline in each page. */
 export const REMOTE_MANIFESTS_URL = '/remotes.json';
 
 export type RemoteManifestUrls = Partial<Record<RemoteName, string>>;
@@ -22,8 +23,10 @@ export function parseRemoteManifestUrls(body: unknown, base: string): RemoteMani
   return urls;
 }
 
+/** From the page's HTML, where the gateway puts them; asked for only when it did not. */
 export async function fetchRemoteManifestUrls(): Promise<RemoteManifestUrls> {
-  // Default cache mode, so the preload in index.html answers it; the gateway's `no-cache` still revalidates it.
+  const inline = takePageData<unknown>(PAGE_DATA_IDS.remoteManifests);
+  if (inline !== undefined) return parseRemoteManifestUrls(inline, window.location.href);
   const response = await fetch(REMOTE_MANIFESTS_URL);
   if (!response.ok) throw new Error(`${REMOTE_MANIFESTS_URL} answered ${response.status}`);
   return parseRemoteManifestUrls(await response.json(), window.location.href);

@@ -39,6 +39,21 @@ describe('registerRemotesOnce', () => {
     expect(runtime.preloadRemote).toHaveBeenCalledWith([{ nameOrAlias: 'mf_map', exposes: ['./app'], share: false }]);
   });
 
+  it('reads the manifests from the page when the gateway put them there, once, without asking', async () => {
+    const data = document.createElement('script');
+    data.type = 'application/json';
+    data.id = 'remote-manifests';
+    data.textContent = JSON.stringify(REMOTES_JSON);
+    document.head.append(data);
+    const { registerRemotesOnce, fetch } = await registerAt('/webcams', Response.json({}));
+    expect(await registerRemotesOnce()).toEqual({
+      mf_map: `${window.location.origin}/remotes/mf-map/mf-manifest.json`,
+      mf_admin: `${window.location.origin}/remotes/mf-admin/mf-manifest.json`,
+    });
+    expect(fetch).not.toHaveBeenCalled();
+    expect(document.getElementById('remote-manifests')).toBeNull();
+  });
+
   it('preloads nothing on a path of no route or of a remote /remotes.json does not name', async () => {
     for (const pathname of ['/gibt/es/nicht', '/login']) {
       const { registerRemotesOnce } = await registerAt(pathname, Response.json(REMOTES_JSON));

@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import { type CameraListItem, REMOTES } from '@lakecams/contracts';
+import { CAMERA_LIST_PAGES, type CameraListItem, PAGE_DATA_IDS, REMOTES } from '@lakecams/contracts';
 import { errorBody, unavailable } from '@lakecams/service-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -11,7 +11,9 @@ import {
   createCameraLookup,
   sitePageMeta,
   withFirstView,
+  withPageData,
   withPageMeta,
+  withTilePreconnect,
 } from './page-meta.ts';
 import { contentSecurityPolicy, newNonce, type PolicySources, withScriptNonce } from '../security-headers.ts';
 
@@ -178,9 +180,28 @@ export async function frontendsPlugin(
     : options.shellUrl
       ? shellPageFrom(new URL('index.html', options.shellUrl.replace(/\/*$/, '/')))
       : null;
+  /** The camera list as `GET /api/Webcam/GetImages` answers it now (the same for every visitor). */
+  async function cameraList(): Promise<unknown> {
+    const answer = await app.inject({ url: '/api/Webcam/GetImages' });
+    return answer.statusCode === 200 ? answer.json() : undefined;
+  }
+
+  /**
+   * What the page's code would ask for first, in its HTML: the remote manifests on every page; the page settings
+   * and the camera list where the cameras are shown.
+   */
+  async function withStartData(html: string, path: string, log: FastifyBaseLogger): Promise<string> {
+    let page = withPageData(html, PAGE_DATA_IDS.remoteManifests, await options.remoteManifests(log));
+    if (!CAMERA_LIST_PAGES.includes(path)) return page;
+    const cameras = await cameraList().catch(() => undefined);
+    page = withPageData(page, PAGE_DATA_IDS.pageConfig, pageConfig);
+    if (cameras !== undefined) page = withPageData(page, PAGE_DATA_IDS.cameraList, cameras);
+    return path === '/' ? withTilePreconnect(page, pageConfig.mapTiles.url) : page;
+  }
+
   /** index.html with the page's description and share preview: crawlers run no JavaScript. */
-  async function pageHtml(path: string, page: () => Promise<string>): Promise<string> {
-    const html = await page();
+  async function pageHtml(path: string, page: () => Promise<string>, log: FastifyBaseLogger): Promise<string> {
+    const html = await withStartData(await page(), path, log);
     // Never the request's Host: a forged one would end up in share previews (relative links without PUBLIC_URL).
     const origin = publicUrl ?? '';
     const name = cameraOfPage(path);
@@ -199,7 +220,7 @@ export async function frontendsPlugin(
       !/\.[a-z0-9]+$/i.test(path);
     if (looksLikePage && shellPage) {
       const nonce = newNonce();
-      const html = withScriptNonce(await pageHtml(path, shellPage), nonce);
+      const html = withScriptNonce(await pageHtml(path, shellPage, request.log), nonce);
       return reply
         .header('cache-control', 'no-cache')
         .header('content-security-policy', contentSecurityPolicy(await options.policySources(request), { nonce }))

@@ -184,3 +184,19 @@ export function createCameraLookup(
     return cameras.get(name);
   };
 }
+
+/**
+ * `value` as a JSON data block in the page's head, for its code to read instead of asking (PAGE_DATA_IDS);
+ * `<` is escaped so no text in it can close the element.
+ */
+export function withPageData(html: string, id: string, value: unknown): string {
+  const json = JSON.stringify(value).replace(/</g, '\\u003c');
+  return html.replace(/<\/head>/i, () => `<script type="application/json" id="${id}">${json}</script></head>`);
+}
+
+/** A preconnect to the satellite tiles' server when it is another origin with a fixed host name. */
+export function withTilePreconnect(html: string, tileUrl: string): string {
+  if (!/^https?:\/\/[^/{}]+\//i.test(tileUrl)) return html;
+  const origin = new URL(tileUrl.replace(/\{[^}]*\}/g, '0')).origin;
+  return html.replace(/<\/head>/i, () => `<link rel="preconnect" href="${escapeHtml(origin)}"></head>`);
+}

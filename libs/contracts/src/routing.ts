@@ -54,6 +54,20 @@ export type RemoteName = (typeof REMOTES)[number]['name'];
 
 export const SITE_NAME = 'Seecam Zürichsee';
 
+/**
+ * What the gateway writes into a page's HTML as `<script type="application/json" id="…">`, so the page's code
+ * starts with it instead of asking for it: `/remotes.json` on every page, `/config.json` and the camera list
+ * (`GET /api/Webcam/GetImages`) on the pages that show the cameras.
+ */
+export const PAGE_DATA_IDS = {
+  remoteManifests: 'remote-manifests',
+  pageConfig: 'page-config',
+  cameraList: 'camera-list',
+} as const;
+
+/** The pages whose HTML carries the camera list and the page settings (the map and the list of all cameras). */
+export const CAMERA_LIST_PAGES: readonly string[] = ['/', '/webcams'];
+
 /** A camera's public page, `webcam/{name}`. */
 export function cameraPath(name: string): string {
   return `/webcam/${encodeURIComponent(name)}`;

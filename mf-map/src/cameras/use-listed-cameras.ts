@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveImages, useLiveRemovals } from '../live/live-images.ts';
-import { fetchListedCameras, type ListedCamera, withLiveImage } from './camera-list.ts';
+import { fetchListedCameras, forgetPageCameras, type ListedCamera, pageCameras, withLiveImage } from './camera-list.ts';
 
 export type ListedCameras =
   | { status: 'loading' }
@@ -21,7 +21,13 @@ export function withoutCameras(
  * remount (a new `key`) to retry after a failure.
  */
 export function useListedCameras(): ListedCameras {
-  const [cameras, setCameras] = useState<ListedCameras>({ status: 'loading' });
+  // The first list of a visit comes with the page's HTML: shown at once, then asked for behind it, as a picture
+  // may have come between the page's HTML and the live events' connection.
+  const [cameras, setCameras] = useState<ListedCameras>(() => {
+    const fromPage = pageCameras();
+    return fromPage ? { status: 'ready', cameras: fromPage } : { status: 'loading' };
+  });
+  const fromPage = useRef(cameras.status === 'ready');
   const latest = useRef(cameras);
   latest.current = cameras;
   const mounted = useRef(new AbortController());
@@ -42,6 +48,7 @@ export function useListedCameras(): ListedCameras {
 
   useEffect(() => {
     mounted.current = new AbortController();
+    if (fromPage.current) forgetPageCameras();
     load();
     return () => mounted.current.abort();
   }, [load]);

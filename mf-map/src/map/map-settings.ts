@@ -1,3 +1,5 @@
+import { PAGE_DATA_IDS } from '@lakecams/contracts';
+import { takePageData } from '@lakecams/ui-kit';
 /** Run-time page settings served by the gateway (one build serves every deployment). */
 export const PAGE_CONFIG_PATH = '/config.json';
 
@@ -24,12 +26,18 @@ export const MAP_VIEW = {
 
 let tiles: Promise<MapTiles> | undefined;
 
-/** Fetched once per page; a failure is forgotten so the next map tries again. */
+async function pageConfig(): Promise<{ mapTiles?: Partial<MapTiles> }> {
+  const inline = takePageData<{ mapTiles?: Partial<MapTiles> }>(PAGE_DATA_IDS.pageConfig);
+  if (inline) return inline;
+  const response = await fetch(PAGE_CONFIG_PATH, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${PAGE_CONFIG_PATH} answered ${response.status}`);
+  return (await response.json()) as { mapTiles?: Partial<MapTiles> };
+}
+
+/** Read once per page, from its HTML where the gateway put it; a failure is forgotten so the next map tries again. */
 export function loadMapTiles(): Promise<MapTiles> {
-  tiles ??= fetch(PAGE_CONFIG_PATH, { headers: { accept: 'application/json' } })
-    .then(async (response) => {
-      if (!response.ok) throw new Error(`${PAGE_CONFIG_PATH} answered ${response.status}`);
-      const config = (await response.json()) as { mapTiles?: Partial<MapTiles> };
+  tiles ??= pageConfig()
+    .then((config) => {
       const { url, attribution } = config.mapTiles ?? {};
       if (typeof url !== 'string' || url === '') throw new Error(`${PAGE_CONFIG_PATH} names no mapTiles.url`);
       return { url, attribution: typeof attribution === 'string' ? attribution : '' };
