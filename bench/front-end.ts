@@ -1,6 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { DESKTOP, launchChromium } from '../e2e/browser.ts';
 import type { BenchContext } from './context.ts';
+import type { Nginx } from './nginx.ts';
 import { fetchOk, log, median, REPEATS, type ResultRow, row, sleep, verdict } from './harness.ts';
 import { IMAGE_CAMERA, IMAGE_PATH } from './image-delivery.ts';
 
@@ -11,7 +12,7 @@ const PAGES = [
 ];
 const JS_BUDGET_KIB = 180;
 const LCP_BUDGET_MS = 1000;
-const BASELINE_PAGE = '/bench-baseline.html';
+export const BASELINE_PAGE = '/bench-baseline.html';
 
 interface Visit {
   /** Encoded body bytes of JavaScript responses as received (headers not counted), by who ships them. */
@@ -98,15 +99,21 @@ const sum = (bytes: Map<string, number>) => [...bytes.values()].reduce((a, b) =>
  * Chromium against the gateway on loopback: JavaScript bytes fetched (gzip) and largest contentful paint for
  * home, webcams and a camera page, cold and warm cache, beside a plain HTML page with the same picture on nginx.
  */
-export async function frontEnd(context: BenchContext): Promise<ResultRow[]> {
-  const portal = await context.embedded();
-  const nginx = await context.nginx();
+/** The baseline of the page benchmarks on nginx: a plain HTML page holding only the camera's current picture. */
+export async function putBaselinePage(portal: { url: string }, nginx: Nginx): Promise<string> {
   await nginx.put(IMAGE_PATH, Buffer.from(await (await fetchOk(`${portal.url}${IMAGE_PATH}`)).arrayBuffer()));
   await nginx.put(
     BASELINE_PAGE,
     `<!doctype html><html lang="de-CH"><head><meta charset="utf-8"><title>${IMAGE_CAMERA}</title></head>` +
       `<body><h1>${IMAGE_CAMERA}</h1><img src="${IMAGE_PATH}" width="1024" height="576" alt="${IMAGE_CAMERA}"></body></html>`,
   );
+  return `${nginx.url}${BASELINE_PAGE}`;
+}
+
+export async function frontEnd(context: BenchContext): Promise<ResultRow[]> {
+  const portal = await context.embedded();
+  const nginx = await context.nginx();
+  await putBaselinePage(portal, nginx);
   const browser = await launchChromium({ firstVisit: true });
   const rows: ResultRow[] = [];
   try {

@@ -10,7 +10,6 @@ import TraceGatherer from 'lighthouse/core/gather/gatherers/trace.js';
 import type { BenchContext } from './context.ts';
 import {
   ensureResultsDir,
-  fetchOk,
   log,
   median,
   REPEATS,
@@ -21,7 +20,8 @@ import {
   verdict,
   waitForOutput,
 } from './harness.ts';
-import { IMAGE_CAMERA, IMAGE_PATH } from './image-delivery.ts';
+import { putBaselinePage } from './front-end.ts';
+import { IMAGE_CAMERA } from './image-delivery.ts';
 
 /**
  * Lighthouse 12 in its default (mobile) setting, as a phone visitor meets the portal: simulated slow 4G, 4× CPU
@@ -40,7 +40,6 @@ const PAGES = [
   { name: 'datenschutz', path: '/datenschutz' },
 ];
 // The same page and path as front-end.ts writes: either benchmark may run first or alone.
-const BASELINE_PAGE = '/bench-baseline.html';
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless',
@@ -358,14 +357,9 @@ const medianOf = (runs: Vitals[], key: keyof Vitals) => median(runs.map((run) =>
 export async function vitals(context: BenchContext): Promise<ResultRow[]> {
   const portal = await context.embedded();
   const nginx = await context.nginx();
-  await nginx.put(IMAGE_PATH, Buffer.from(await (await fetchOk(`${portal.url}${IMAGE_PATH}`)).arrayBuffer()));
-  await nginx.put(
-    BASELINE_PAGE,
-    `<!doctype html><html lang="de-CH"><head><meta charset="utf-8"><title>${IMAGE_CAMERA}</title></head>` +
-      `<body><h1>${IMAGE_CAMERA}</h1><img src="${IMAGE_PATH}" width="1024" height="576" alt="${IMAGE_CAMERA}"></body></html>`,
-  );
+  const baselineUrl = await putBaselinePage(portal, nginx);
   const targets = [
-    { name: 'plain page', url: `${nginx.url}${BASELINE_PAGE}` },
+    { name: 'plain page', url: baselineUrl },
     ...PAGES.map((page) => ({ name: page.name, url: `${portal.url}${page.path}` })),
   ];
   // Unmeasured first: Chromium and Lighthouse from a cold disk, the portal's first page.
