@@ -1,11 +1,7 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { lazyPage, type ServerPages } from '@lakecams/ui-kit';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { HomePage } from './pages/home-page.tsx';
-
-/** A page whose code is fetched when it is first shown: home's download carries none of it. */
-function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
-  return lazy(async () => ({ default: (await load())[name] }));
-}
 
 const CameraPage = lazyPage(
   () => import(/* webpackChunkName: "camera-page" */ './pages/camera-page.tsx'),
@@ -27,6 +23,12 @@ const PrivacyPage = lazyPage(
   () => import(/* webpackChunkName: "privacy-page" */ './pages/privacy-page.tsx'),
   'PrivacyPage',
 );
+
+/**
+ * The pages the gateway renders on the server (docs/decisions.md, "Pages rendered on the server"); the others are
+ * rendered in the browser only.
+ */
+export const SERVER_PAGES: ServerPages = { datenschutz: PrivacyPage, 'referes-list': ReferersListPage };
 
 /** The mf_map routes of REMOTES (libs/contracts); the shell mounts this app only on them. */
 export function MapRoutes() {

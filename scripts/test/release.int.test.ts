@@ -1,12 +1,13 @@
-import { SERVICES } from '@lakecams/contracts';
+import { SERVER_RENDER_FILE, SERVER_RENDERED_ATTRIBUTE, SERVICES } from '@lakecams/contracts';
 import { buildGateway, type ServiceTargets } from '@lakecams/gateway';
 import { createLogger } from '@lakecams/service-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { builtShellRoot } from '../../gateway/test/shell-fixture.ts';
 import { KEPT_VERSIONS, release, rollback } from '../release.ts';
 
 /** A build as rspack leaves it, told apart by its label. */
@@ -84,12 +85,52 @@ describe('releasing one remote on its own', () => {
     await expect(release('mf-nothing', { frontendRoot: root })).rejects.toThrow('No remote mf-nothing');
   });
 
-  it('builds the remote with rspack into its version folder', async () => {
+  it('builds the remote with rspack into its version folder, its server build beside it', async () => {
     const version = await release('mf-account', { frontendRoot: root });
     const folder = join(root, 'releases', 'mf-account', version);
     expect(existsSync(join(folder, 'mf-manifest.json'))).toBe(true);
     expect(existsSync(join(folder, 'remoteEntry.js'))).toBe(true);
+    expect(existsSync(join(folder, SERVER_RENDER_FILE))).toBe(true);
     const entry = await gateway.inject({ url: `/releases/mf-account/${version}/remoteEntry.js` });
     expect(entry.statusCode).toBe(200);
+  }, 300_000);
+
+  it("renders a page with the released version's server build, and with the one before after a rollback", async () => {
+    const mainOf = async (url: string) =>
+      /<main id="main"[^>]*>([\s\S]*)<\/main>/.exec((await gateway.inject({ url })).body)?.[1] ?? '';
+    // The shell's page, which the gateway fills in (no shell build in this folder before).
+    await cp(join(await builtShellRoot('lakecams-release-shell-'), 'shell'), join(root, 'shell'), { recursive: true });
+    const page = await buildGateway({
+      logger: createLogger('silent'),
+      targets: Object.fromEntries(SERVICES.map((s) => [s, { kind: 'local', app: service }])) as ServiceTargets,
+      frontendRoot: root,
+      remotes: {},
+    });
+    const labelled = async (label: string, minute: number) => {
+      vi.stubEnv('MF_MAP_VARIANT_LABEL', label);
+      try {
+        return await release('mf-map', { frontendRoot: root, now: at(minute) });
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    };
+    try {
+      const first = await labelled('Erste Freigabe', 40);
+      const second = await labelled('Zweite Freigabe', 41);
+      let html = (await page.inject({ url: '/datenschutz' })).body;
+      expect(html).toContain(`${SERVER_RENDERED_ATTRIBUTE}="/datenschutz"><div class="mf-map">`);
+      expect(html).toContain('<h1>Datenschutz</h1>');
+      expect(html).toContain('Variant: <!-- -->Zweite Freigabe');
+      expect(html).toMatch(new RegExp(`<link rel="stylesheet" href="/releases/mf-map/${second}/[^"]+\\.css">`));
+
+      expect(await rollback('mf-map', { frontendRoot: root })).toBe(first);
+      html = (await page.inject({ url: '/datenschutz' })).body;
+      expect(html).toContain('Variant: <!-- -->Erste Freigabe');
+      expect(html).not.toContain('Zweite Freigabe');
+      expect(html).toContain(`/releases/mf-map/${first}/`);
+      expect(await mainOf('/webcams')).toBe('');
+    } finally {
+      await page.close();
+    }
   }, 300_000);
 });

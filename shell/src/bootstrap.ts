@@ -4,7 +4,7 @@ import { addErrorHandler, registerApplication, start } from 'single-spa';
 import { chromeLifecycles } from './chrome/chrome-app.tsx';
 import { dropFirstViewOnLeave } from './first-view.ts';
 import { followNavigation } from './navigation.ts';
-import { registerRemoteApplications } from './remote-apps.ts';
+import { dropServerRenderingOnLeave, registerRemoteApplications } from './remote-apps.ts';
 import { registerRemotesOnce } from './remote-manifests.ts';
 import { startSessionBeforeApps } from './session-start.ts';
 import './styles/chrome.css';
@@ -14,6 +14,7 @@ async function startShell(): Promise<void> {
   addErrorHandler((error) => console.error(`single-spa: ${error.appOrParcelName} failed`, error));
   followNavigation();
   dropFirstViewOnLeave();
+  dropServerRenderingOnLeave();
 
   // The chrome shows while the session starts and the open page's remote is on its way (index.ts started it).
   registerApplication({ name: 'chrome', app: chromeLifecycles(), activeWhen: () => true });

@@ -1,4 +1,4 @@
-import { REMOTES, type RemoteName } from '@lakecams/contracts';
+import { REMOTES, type RemoteName, SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { type LifeCycles, registerApplication } from 'single-spa';
 import { failureLifecycles, renderRemoteFailure } from './remote-failure.tsx';
@@ -54,7 +54,10 @@ function moduleFederationLoader(name: RemoteName, manifestUrl: string | undefine
   };
 }
 
-/** Each remote renders into its own container inside <main>, so unmounting one never touches another. */
+/**
+ * Each remote renders into its own container inside <main>, so unmounting one never touches another. The one the
+ * gateway rendered the page into (gateway server-render.ts) is already there: the remote hydrates it.
+ */
 export function remoteContainer(name: RemoteName): HTMLElement {
   const id = `remote-${name}`;
   const existing = document.getElementById(id);
@@ -78,4 +81,18 @@ export function registerRemoteApplications(urls: RemoteManifestUrls): void {
       customProps: { domElementGetter: () => remoteContainer(name), errorBoundary: renderRemoteFailure },
     });
   }
+}
+
+/**
+ * A page the gateway rendered whose remote was not mounted yet when the visitor went on (it takes the mark when it
+ * mounts) would stay beside the next page: its markup goes.
+ */
+export function dropServerRenderingOnLeave(): void {
+  window.addEventListener('single-spa:before-routing-event', () => {
+    for (const container of document.querySelectorAll<HTMLElement>(`[${SERVER_RENDERED_ATTRIBUTE}]`)) {
+      if (container.getAttribute(SERVER_RENDERED_ATTRIBUTE) === window.location.pathname) continue;
+      container.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
+      container.replaceChildren();
+    }
+  });
 }

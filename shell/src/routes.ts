@@ -1,7 +1,7 @@
-import { REMOTES, type RemoteName, SITE_NAME } from '@lakecams/contracts';
+import { matchPageRoute, type PageRoute, type PageRouteMatch, type RemoteName, SITE_NAME } from '@lakecams/contracts';
 
 /** A page route as written in REMOTES: '' is home, `:x` is a parameter. */
-export type RoutePath = (typeof REMOTES)[number]['routes'][number];
+export type RoutePath = PageRoute;
 export type RouteParams = Record<string, string>;
 
 type PageTitle = string | null | ((params: RouteParams) => string);
@@ -28,59 +28,10 @@ export const PAGE_TITLES: Readonly<Record<RoutePath, PageTitle>> = {
   impersonate: 'Benutzer vertreten',
 };
 
-export interface RouteMatch {
-  remote: RemoteName;
-  route: RoutePath;
-  params: RouteParams;
-}
-
-interface CompiledRoute {
-  remote: RemoteName;
-  route: RoutePath;
-  pattern: RegExp;
-  paramNames: string[];
-}
-
-function compile(remote: RemoteName, route: RoutePath): CompiledRoute {
-  const paramNames: string[] = [];
-  const segments = route === '' ? [] : route.split('/');
-  const source = segments
-    .map((segment) => {
-      if (!segment.startsWith(':')) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-      paramNames.push(segment.slice(1));
-      return '/([^/]+)';
-    })
-    .join('');
-  // Home is exactly "/"; every other route also matches with one trailing slash.
-  const pattern = route === '' ? /^\/$/ : new RegExp(`^${source}/?$`);
-  return { remote, route, pattern, paramNames };
-}
-
-const COMPILED_ROUTES: readonly CompiledRoute[] = REMOTES.flatMap((remote) =>
-  remote.routes.map((route) => compile(remote.name, route)),
-);
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
+export type RouteMatch = PageRouteMatch;
 
 /** Which remote owns a path, and with which parameters; null for a path of no route. */
-export function matchRoute(pathname: string): RouteMatch | null {
-  for (const compiled of COMPILED_ROUTES) {
-    const found = compiled.pattern.exec(pathname);
-    if (!found) continue;
-    const params: RouteParams = {};
-    compiled.paramNames.forEach((name, index) => {
-      params[name] = decodeSegment(found[index + 1] ?? '');
-    });
-    return { remote: compiled.remote, route: compiled.route, params };
-  }
-  return null;
-}
+export const matchRoute: (pathname: string) => RouteMatch | null = matchPageRoute;
 
 /** single-spa activity function for a remote. */
 export function activeWhenFor(remote: RemoteName): (location: Location) => boolean {

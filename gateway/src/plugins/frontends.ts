@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import { CAMERA_LIST_PAGES, type CameraListItem, PAGE_DATA_IDS, REMOTES } from '@lakecams/contracts';
+import { CAMERA_LIST_PAGES, type CameraListItem, PAGE_DATA_IDS, type PageData, REMOTES } from '@lakecams/contracts';
 import { errorBody, unavailable } from '@lakecams/service-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -15,7 +15,14 @@ import {
   withPageMeta,
   withTilePreconnect,
 } from './page-meta.ts';
-import { contentSecurityPolicy, newNonce, type PolicySources, withScriptNonce } from '../security-headers.ts';
+import {
+  contentSecurityPolicy,
+  newNonce,
+  type PolicySources,
+  wantsDevSources,
+  withScriptNonce,
+} from '../security-headers.ts';
+import { createServerRenderer, withServerRendering } from './server-render.ts';
 
 export interface FrontendsOptions {
   /** Folder holding `shell/dist` and `<remote>/dist` (the repository root by default). */
@@ -187,27 +194,44 @@ export async function frontendsPlugin(
   }
 
   /**
-   * What the page's code would ask for first, in its HTML: the remote manifests on every page; the page settings
-   * and the camera list where the cameras are shown.
+   * What the page's code would ask for first: the remote manifests on every page; the page settings and the camera
+   * list where the cameras are shown. Written into its HTML, and handed to its server rendering.
    */
-  async function withStartData(html: string, path: string, log: FastifyBaseLogger): Promise<string> {
-    let page = withPageData(html, PAGE_DATA_IDS.remoteManifests, await options.remoteManifests(log));
-    if (!CAMERA_LIST_PAGES.includes(path)) return page;
+  async function startData(path: string, log: FastifyBaseLogger): Promise<PageData> {
+    const data: PageData = { [PAGE_DATA_IDS.remoteManifests]: await options.remoteManifests(log) };
+    if (!CAMERA_LIST_PAGES.includes(path)) return data;
     const cameras = await cameraList().catch(() => undefined);
-    page = withPageData(page, PAGE_DATA_IDS.pageConfig, pageConfig);
-    if (cameras !== undefined) page = withPageData(page, PAGE_DATA_IDS.cameraList, cameras);
+    data[PAGE_DATA_IDS.pageConfig] = pageConfig;
+    if (cameras !== undefined) data[PAGE_DATA_IDS.cameraList] = cameras;
+    return data;
+  }
+
+  function withStartData(html: string, path: string, data: PageData): string {
+    let page = html;
+    for (const [id, value] of Object.entries(data)) page = withPageData(page, id, value);
     return path === '/' ? withTilePreconnect(page, pageConfig.mapTiles.url) : page;
   }
 
-  /** index.html with the page's description and share preview: crawlers run no JavaScript. */
-  async function pageHtml(path: string, page: () => Promise<string>, log: FastifyBaseLogger): Promise<string> {
-    const html = await withStartData(await page(), path, log);
+  const renderOnServer = createServerRenderer(options.frontendRoot);
+
+  /**
+   * index.html with the page's description and share preview (crawlers run no JavaScript), and the page's first
+   * view: a camera's picture, or the page as its remote renders it on the server.
+   */
+  async function pageHtml(request: FastifyRequest, path: string, page: () => Promise<string>): Promise<string> {
+    const data = await startData(path, request.log);
+    const html = withStartData(await page(), path, data);
     // Never the request's Host: a forged one would end up in share previews (relative links without PUBLIC_URL).
     const origin = publicUrl ?? '';
     const name = cameraOfPage(path);
     const camera = name ? await cameraNamed(name) : undefined;
-    if (!camera) return withPageMeta(html, sitePageMeta(origin, path));
-    return withFirstView(withPageMeta(html, cameraPageMeta(origin, camera)), camera);
+    if (camera) return withFirstView(withPageMeta(html, cameraPageMeta(origin, camera)), camera);
+    const described = withPageMeta(html, sitePageMeta(origin, path));
+    // A browser on a developer's remote runs another build than the one this gateway would render with.
+    if (wantsDevSources(request.url, request.headers.cookie)) return described;
+    const manifests = (data[PAGE_DATA_IDS.remoteManifests] ?? {}) as Record<string, string>;
+    const rendering = await renderOnServer(request.url, manifests, data, request.log);
+    return rendering ? withServerRendering(described, rendering) : described;
   }
 
   // Unknown paths: JSON 404 for APIs and files, the shell's index.html for pages (the shell routes them).
@@ -220,7 +244,7 @@ export async function frontendsPlugin(
       !/\.[a-z0-9]+$/i.test(path);
     if (looksLikePage && shellPage) {
       const nonce = newNonce();
-      const html = withScriptNonce(await pageHtml(path, shellPage, request.log), nonce);
+      const html = withScriptNonce(await pageHtml(request, path, shellPage), nonce);
       return reply
         .header('cache-control', 'no-cache')
         .header('content-security-policy', contentSecurityPolicy(await options.policySources(request), { nonce }))

@@ -52,6 +52,66 @@ export const REMOTES = [
 ] as const;
 export type RemoteName = (typeof REMOTES)[number]['name'];
 
+/** A page route as written in REMOTES: '' is home, `:x` is a parameter. */
+export type PageRoute = (typeof REMOTES)[number]['routes'][number];
+
+export interface PageRouteMatch {
+  remote: RemoteName;
+  route: PageRoute;
+  params: Record<string, string>;
+}
+
+interface CompiledRoute {
+  remote: RemoteName;
+  route: PageRoute;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+function compileRoute(remote: RemoteName, route: PageRoute): CompiledRoute {
+  const paramNames: string[] = [];
+  const segments = route === '' ? [] : route.split('/');
+  const source = segments
+    .map((segment) => {
+      if (!segment.startsWith(':')) return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      paramNames.push(segment.slice(1));
+      return '/([^/]+)';
+    })
+    .join('');
+  // Home is exactly "/"; every other route also matches with one trailing slash.
+  const pattern = route === '' ? /^\/$/ : new RegExp(`^${source}/?$`);
+  return { remote, route, pattern, paramNames };
+}
+
+const COMPILED_ROUTES: readonly CompiledRoute[] = REMOTES.flatMap((remote) =>
+  remote.routes.map((route) => compileRoute(remote.name, route)),
+);
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Which remote owns a page's path, and with which parameters; null for a path of no route. The shell mounts the
+ * remote by it, the gateway renders the page's first view on the server by it.
+ */
+export function matchPageRoute(pathname: string): PageRouteMatch | null {
+  for (const compiled of COMPILED_ROUTES) {
+    const found = compiled.pattern.exec(pathname);
+    if (!found) continue;
+    const params: Record<string, string> = {};
+    compiled.paramNames.forEach((name, index) => {
+      params[name] = decodeSegment(found[index + 1] ?? '');
+    });
+    return { remote: compiled.remote, route: compiled.route, params };
+  }
+  return null;
+}
+
 export const SITE_NAME = 'Seecam Zürichsee';
 
 /**
@@ -83,3 +143,34 @@ export const SITE_DESCRIPTION =
   'Aktuelle Bilder der Webcams rund um den Zürichsee, auf der Karte und in der Liste, alle paar Minuten neu.';
 /** The page's colour: browser bar, installed app. */
 export const THEME_COLOR = '#0b5c8c';
+
+/** One of the data blocks of PAGE_DATA_IDS. */
+export type PageDataId = (typeof PAGE_DATA_IDS)[keyof typeof PAGE_DATA_IDS];
+/** What the gateway hands a page's server render: the same blocks it writes into the page's HTML, by id. */
+export type PageData = Partial<Record<PageDataId, unknown>>;
+
+/**
+ * A remote's server build (docs/decisions.md, "Pages rendered on the server"): an ES module at this path beside its
+ * `mf-manifest.json`, exporting `render`. It imports React, React DOM and react-router from the gateway, which puts
+ * them into `globalThis[SERVER_SHARED_GLOBAL]` under these names before loading it: one copy of each in the process,
+ * at the versions the whole repository uses.
+ */
+export const SERVER_RENDER_FILE = 'server/render.mjs';
+export const SERVER_SHARED_GLOBAL = '__lakecamsServerShared';
+export const SERVER_SHARED_MODULES = [
+  'react',
+  'react/jsx-runtime',
+  'react-dom',
+  'react-dom/client',
+  'react-dom/server',
+  'react-router',
+] as const;
+
+/** The page's markup for `url` (path and query), or null when this remote does not render that page on the server. */
+export type ServerRender = (url: string, data?: PageData) => string | null;
+
+/**
+ * On the container the gateway renders a remote's page into, the path it was rendered for: the remote hydrates it
+ * on its first mount at that path, and renders anew anywhere else.
+ */
+export const SERVER_RENDERED_ATTRIBUTE = 'data-server-rendered';

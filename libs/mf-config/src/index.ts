@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { type Compiler, type Configuration, type RspackPluginInstance, rspack } from '@rspack/core';
 import { ReactRefreshRspackPlugin } from '@rspack/plugin-react-refresh';
+import { SERVER_RENDER_FILE, SERVER_SHARED_GLOBAL, SERVER_SHARED_MODULES } from '@lakecams/contracts';
 import { BuildInputsPlugin } from './build-inputs.ts';
 import { FederationRuntimeEsmPlugin } from './federation-runtime-esm.ts';
 import { PrecompressPlugin } from './precompress.ts';
@@ -116,8 +117,15 @@ class SharedRefreshRuntimePlugin implements RspackPluginInstance {
   }
 }
 
+/** Drops a CSS import: the server renders markup only; the page links the remote's stylesheets. */
+const NO_CSS_LOADER = path.join(import.meta.dirname, 'no-css-loader.cjs');
+
 /** TypeScript and TSX through SWC (React Refresh only where asked), CSS through Rspack's built-in CSS support. */
-function moduleRules(options: { dev: boolean; refresh: boolean }): NonNullable<Configuration['module']> {
+function moduleRules(options: {
+  dev: boolean;
+  refresh: boolean;
+  css?: 'bundle' | 'drop';
+}): NonNullable<Configuration['module']> {
   return {
     rules: [
       {
@@ -133,7 +141,9 @@ function moduleRules(options: { dev: boolean; refresh: boolean }): NonNullable<C
         },
         type: 'javascript/auto',
       },
-      { test: /\.css$/, type: 'css' },
+      options.css === 'drop'
+        ? { test: /\.css$/, loader: NO_CSS_LOADER, type: 'javascript/auto' }
+        : { test: /\.css$/, type: 'css' },
     ],
   };
 }
@@ -181,6 +191,7 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
   const hashed = dev ? '' : '.[contenthash:8]';
 
   return {
+    name: options.name,
     mode: dev ? 'development' : 'production',
     context: options.appDir,
     entry: options.entry ?? {},
@@ -246,6 +257,69 @@ export function createPageConfig(options: PageConfigOptions): Configuration {
     },
     plugins: dev ? [] : [new PrecompressPlugin()],
   };
+}
+
+export interface ServerConfigOptions {
+  /** The remote's browser build, whose output folder gets the server build in `server/`. */
+  beside: Configuration;
+  /** The module exporting `render` (contracts ServerRender), e.g. `./src/server.tsx`. */
+  entry: string;
+  /** The same compile-time constants as the browser build: the server must render what the browser renders. */
+  define?: Record<string, string>;
+}
+
+/**
+ * A remote's server build (docs/decisions.md, "Pages rendered on the server"): `render.mjs` in `server/` beside the
+ * browser build, so a release or rollback switches both. One ES module for Node (lazy pages included: the gateway
+ * imports the one file, from disk), CSS dropped, and React, React DOM and react-router taken from the gateway
+ * (SERVER_SHARED_MODULES). None for a dev build: the gateway renders no page of a dev server's remote.
+ */
+export function createServerConfigs(options: ServerConfigOptions): Configuration[] {
+  if (process.env[DEV_BUILD_VARIABLE] === '1') return [];
+  const { beside } = options;
+  if (typeof beside.name !== 'string') throw new Error('createServerConfigs: the browser build needs a name');
+  const name = `${beside.name}-server`;
+  return [
+    {
+      name,
+      // After the browser build, which empties the output folder first.
+      dependencies: [beside.name],
+      mode: 'production',
+      context: beside.context,
+      target: ['node24', 'es2022'],
+      entry: { render: options.entry },
+      output: {
+        path: path.join(beside.output?.path as string, path.dirname(SERVER_RENDER_FILE)),
+        filename: path.basename(SERVER_RENDER_FILE),
+        module: true,
+        chunkFormat: 'module',
+        library: { type: 'module' },
+        clean: true,
+        uniqueName: name.replaceAll('-', '_'),
+      },
+      externalsType: 'var',
+      externals: Object.fromEntries(SERVER_SHARED_MODULES.map((id) => [id, [SERVER_SHARED_GLOBAL, id]])),
+      resolve: beside.resolve,
+      module: {
+        rules: [
+          ...(moduleRules({ dev: false, refresh: false, css: 'drop' }).rules ?? []),
+          // The packages' source map comments would name files that are not beside render.mjs.
+          { test: /\.[cm]?js$/, extractSourceMap: true },
+        ],
+        // The browser build has the files. (A picture's URL is not the browser's: no server-rendered page shows one yet.)
+        generator: { asset: { emit: false }, 'asset/resource': { emit: false } },
+      },
+      plugins: [
+        // Lazy pages too: the gateway loads this one file.
+        new rspack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+        ...(options.define ? [new rspack.DefinePlugin(options.define)] : []),
+      ],
+      // Readable in the gateway's stack traces.
+      optimization: { minimize: false },
+      devtool: false,
+      performance: { hints: false },
+    },
+  ];
 }
 
 export { BUILD_INPUTS_FILE, buildInputsHash, recordedBuildInputs } from './build-inputs.ts';

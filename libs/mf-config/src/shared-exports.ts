@@ -38,12 +38,20 @@ export function reactRouterImportsOf(source: string): string[] {
   return names;
 }
 
-/** Imports from react-router in the TypeScript files under `dir` that REACT_ROUTER_EXPORTS lacks, as "file: name". */
+/**
+ * Modules only server builds bundle (`*.server.ts(x)`, createServerConfigs): react-router is the whole package there.
+ */
+export const SERVER_ONLY_MODULE = /\.server\.tsx?$/;
+
+/**
+ * Imports from react-router in the TypeScript files under `dir` that REACT_ROUTER_EXPORTS lacks, as "file: name";
+ * server-only modules aside.
+ */
 export function unlistedReactRouterImports(dir: string): string[] {
   const listed: readonly string[] = REACT_ROUTER_EXPORTS;
   const found: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || SERVER_ONLY_MODULE.test(entry.name)) continue;
     const file = path.join(entry.parentPath, entry.name);
     for (const name of reactRouterImportsOf(readFileSync(file, 'utf8'))) {
       if (!listed.includes(name)) found.push(`${file}: ${name}`);

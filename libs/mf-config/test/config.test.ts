@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAppConfig, DEV_SHARED_VERSION_SUFFIX, SHARED_SINGLETONS, sharedSingletons } from '../src/index.ts';
+import { SERVER_SHARED_GLOBAL, SERVER_SHARED_MODULES } from '@lakecams/contracts';
+import {
+  createAppConfig,
+  createServerConfigs,
+  DEV_SHARED_VERSION_SUFFIX,
+  SHARED_SINGLETONS,
+  sharedSingletons,
+} from '../src/index.ts';
 import { reactRouterExportsModule } from '../src/shared-exports.ts';
 
 const MAP_DIR = path.resolve(import.meta.dirname, '../../../mf-map');
@@ -70,5 +77,46 @@ describe("a dev build's shared singletons", () => {
       expect(dev[key]?.requiredVersion).toBe(release[key]?.requiredVersion);
       expect(dev[key]?.version).toBe(`${release[key]?.requiredVersion?.slice(1)}${DEV_SHARED_VERSION_SUFFIX}`);
     }
+  });
+});
+
+describe('createServerConfigs', () => {
+  afterEach(() => vi.unstubAllEnvs());
+  const define = { __LABEL__: '"B"' };
+
+  it("builds one ES module for Node into server/ of the browser build's folder, after it", () => {
+    vi.stubEnv('MF_OUT_DIR', '/tmp/mf-map-b');
+    const remote = createAppConfig({ name: 'mf_map', appDir: MAP_DIR, exposes: { './app': './src/app.tsx' } });
+    const [server, ...more] = createServerConfigs({ beside: remote, entry: './src/server.tsx', define });
+    expect(more).toEqual([]);
+    expect(server).toMatchObject({
+      name: 'mf_map-server',
+      dependencies: ['mf_map'],
+      entry: { render: './src/server.tsx' },
+      output: { path: '/tmp/mf-map-b/server', filename: 'render.mjs', module: true, library: { type: 'module' } },
+    });
+    expect(String(server?.target)).toMatch(/^node/);
+    const plugins = (server?.plugins ?? []).map((plugin) => plugin?.constructor.name);
+    expect(plugins).toEqual(expect.arrayContaining(['LimitChunkCountPlugin', 'DefinePlugin']));
+  });
+
+  it('takes React, React DOM and react-router from the gateway, and drops CSS', () => {
+    const remote = createAppConfig({ name: 'mf_map', appDir: MAP_DIR, exposes: { './app': './src/app.tsx' } });
+    const [server] = createServerConfigs({ beside: remote, entry: './src/server.tsx' });
+    expect(server?.externalsType).toBe('var');
+    expect(server?.externals).toEqual(
+      Object.fromEntries(SERVER_SHARED_MODULES.map((id) => [id, [SERVER_SHARED_GLOBAL, id]])),
+    );
+    const css = server?.module?.rules?.find(
+      (rule) => rule && typeof rule === 'object' && String(rule.test) === String(/\.css$/),
+    );
+    expect(css).toMatchObject({ type: 'javascript/auto' });
+    expect(String((css as { loader?: string }).loader)).toMatch(/no-css-loader\.cjs$/);
+  });
+
+  it('makes none for a dev build: the gateway renders no page of a dev server', () => {
+    vi.stubEnv('MF_DEV', '1');
+    const remote = createAppConfig({ name: 'mf_map', appDir: MAP_DIR, exposes: { './app': './src/app.tsx' } });
+    expect(createServerConfigs({ beside: remote, entry: './src/server.tsx' })).toEqual([]);
   });
 });

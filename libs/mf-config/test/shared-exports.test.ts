@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as ReactRouter from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,18 @@ describe('the shared react-router', () => {
       expect.arrayContaining(['shell/src', 'mf-map/src', 'mf-account/src', 'mf-admin/src']),
     );
     expect(folders.flatMap(unlistedReactRouterImports)).toEqual([]);
+  });
+
+  it('leaves out modules only server builds bundle, which get the whole package', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lakecams-shared-exports-'));
+    try {
+      const source = `import { StaticRouter } from 'react-router';\n`;
+      writeFileSync(path.join(dir, 'page-render.server.tsx'), source);
+      writeFileSync(path.join(dir, 'page.tsx'), source);
+      expect(unlistedReactRouterImports(dir)).toEqual([`${path.join(dir, 'page.tsx')}: StaticRouter`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists only exports react-router has', () => {

@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { AuthState } from './auth-state.ts';
+import { type AuthState, EMPTY_AUTH_STATE } from './auth-state.ts';
 import type { Session } from './session.ts';
 
 /** The page's session by default; tests and previews provide another one. */
@@ -19,8 +19,14 @@ export function useSessionClient(): Session {
   return session;
 }
 
-/** The authentication state; the component renders again whenever it changes. */
+/** What a page rendered on the server assumed: nobody signed in (the gateway renders the same page for everyone). */
+const anonymous = () => EMPTY_AUTH_STATE;
+
+/**
+ * The authentication state; the component renders again whenever it changes. A page hydrating the gateway's
+ * rendering first renders as anonymous, as the server did, and shows the signed-in user in the render right after.
+ */
 export function useSession(): AuthState {
   const session = useSessionClient();
-  return useSyncExternalStore(session.subscribe, session.getState, session.getState);
+  return useSyncExternalStore(session.subscribe, session.getState, anonymous);
 }

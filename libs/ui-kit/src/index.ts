@@ -3,7 +3,9 @@ export { type Choice, EmailField, PhoneField, SelectField, TextAreaField, TextFi
 export { Form, FormActions, FormCard, Notice } from './forms/form-parts.tsx';
 export { type BoundField, type FormState, type FormErrors, type FormValues, useForm } from './forms/use-form.ts';
 export { ModalDialog } from './modal-dialog.tsx';
+export { type LazyPage, lazyPage, preloadServerPage, type ServerPages } from './lazy-page.tsx';
 export { PageFrame } from './page-frame.tsx';
 export { takePageData } from './page-data.ts';
-export { remoteLifecycles } from './remote-lifecycles.ts';
+export { type RemoteLifecycleOptions, remoteLifecycles } from './remote-lifecycles.ts';
+export { ServerPageDataContext, usePageData } from './use-page-data.ts';
 export { failureMessage, serverMessageInGerman } from './server-messages.ts';

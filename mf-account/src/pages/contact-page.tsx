@@ -1,4 +1,10 @@
-import { CONTACT_RULES, CONTACT_SUBJECTS, type ContactModel, validateForm } from '@lakecams/contracts';
+import {
+  CONTACT_RULES,
+  CONTACT_SUBJECTS,
+  type ContactModel,
+  type UserSummary,
+  validateForm,
+} from '@lakecams/contracts';
 import { leaveFlashMessage, useSession } from '@lakecams/session';
 import {
   EmailField,
@@ -11,6 +17,7 @@ import {
   TextField,
   useForm,
 } from '@lakecams/ui-kit';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { CaptchaSubmitFooter } from '../captcha/captcha-submit-footer.tsx';
 import { useCaptchaSubmit } from '../captcha/use-captcha-submit.ts';
@@ -18,22 +25,30 @@ import { useAccountApi } from '../use-account-api.ts';
 
 const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
 
+function knownValues(user: UserSummary | null): ContactModel {
+  return {
+    name: user ? `${user.firstName} ${user.lastName}`.trim() : '',
+    mail: user?.email ?? '',
+    phone: user?.phoneNumber ?? '',
+    subject: '',
+    message: '',
+  };
+}
+
 /** The contact form; after sending, home (docs/product.md §5.6). */
 export function ContactPage() {
   const api = useAccountApi();
   const navigate = useNavigate();
   const { applicationUser } = useSession();
   // A signed-in visitor need not type what we know.
-  const form = useForm<keyof ContactModel>(
-    {
-      name: applicationUser ? `${applicationUser.firstName} ${applicationUser.lastName}`.trim() : '',
-      mail: applicationUser?.email ?? '',
-      phone: applicationUser?.phoneNumber ?? '',
-      subject: '',
-      message: '',
-    },
-    validate,
-  );
+  const form = useForm<keyof ContactModel>(knownValues(applicationUser), validate);
+  // Hydrating the gateway's rendering (anonymous), the user arrives one render later: filled in unless typed in.
+  const filledFor = useRef(applicationUser);
+  useEffect(() => {
+    if (!applicationUser || filledFor.current === applicationUser) return;
+    filledFor.current = applicationUser;
+    if (Object.values(form.values).every((value) => value === '')) form.reset(knownValues(applicationUser));
+  });
   const sending = useCaptchaSubmit(
     form,
     'Ihre Nachricht konnte nicht gesendet werden. Bitte versuchen Sie es noch einmal.',

@@ -1,0 +1,191 @@
+import {
+  matchPageRoute,
+  type PageData,
+  REMOTES,
+  type RemoteName,
+  SERVER_RENDER_FILE,
+  SERVER_RENDERED_ATTRIBUTE,
+  SERVER_SHARED_GLOBAL,
+  SERVER_SHARED_MODULES,
+  type ServerRender,
+} from '@lakecams/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { readFile, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { escapeHtml } from './page-meta.ts';
+
+/**
+ * Pages rendered on the server (docs/decisions.md, "Pages rendered on the server"): the open page's remote renders
+ * it with its server build, found beside the manifest `/remotes.json` names, and the page's HTML carries the markup
+ * the remote then hydrates. Any failure leaves the page to the browser, as before.
+ */
+
+/** The page's markup from its remote, and the stylesheets the remote's exposed module brings. */
+export interface ServerRendering {
+  remote: RemoteName;
+  /** The path it was rendered for: the remote hydrates only there. */
+  path: string;
+  markup: string;
+  stylesheets: string[];
+}
+
+export type ServerRenderer = (
+  url: string,
+  manifests: Record<string, string>,
+  data: PageData,
+  log: FastifyBaseLogger,
+) => Promise<ServerRendering | null>;
+
+/** What the server build imports from the gateway: these modules as this process has them. */
+const SHARED_MODULES: Record<(typeof SERVER_SHARED_MODULES)[number], () => Promise<unknown>> = {
+  react: () => import('react'),
+  'react/jsx-runtime': () => import('react/jsx-runtime'),
+  'react-dom': () => import('react-dom'),
+  'react-dom/client': () => import('react-dom/client'),
+  'react-dom/server': () => import('react-dom/server'),
+  'react-router': () => import('react-router'),
+};
+
+let sharedModules: Promise<void> | undefined;
+
+/** Puts the shared modules where server builds look for them, once per process. */
+function provideSharedModules(): Promise<void> {
+  sharedModules ??= (async () => {
+    const entries = await Promise.all(
+      SERVER_SHARED_MODULES.map(async (id) => {
+        const namespace = (await SHARED_MODULES[id]()) as Record<string, unknown>;
+        // A CommonJS package (React) is its module.exports, as the bundle would have required it.
+        return [id, 'module.exports' in namespace ? namespace.default : namespace] as const;
+      }),
+    );
+    (globalThis as Record<string, unknown>)[SERVER_SHARED_GLOBAL] = Object.fromEntries(entries);
+  })();
+  return sharedModules;
+}
+
+/** The module every remote exposes (libs/mf-config REMOTE_APP_MODULE), whose stylesheets the page needs. */
+const REMOTE_APP_MODULE = './app';
+
+const SAFE_SEGMENT = /^(?!\.\.?$)[\w.-]+$/;
+
+/**
+ * The folder on disk of a build this gateway serves, from its manifest URL: `/remotes/<folder>/…` is
+ * `<root>/<folder>/dist/…`, `/releases/…` is `<root>/releases/…`. Null for anything else: code from another
+ * origin runs in visitors' browsers, never in the gateway.
+ */
+export function localBuildDir(manifestUrl: string, frontendRoot: string): string | null {
+  const segments = manifestUrl.split('/');
+  if (segments.shift() !== '' || segments.pop() !== 'mf-manifest.json') return null;
+  if (segments.length === 0 || !segments.every((segment) => SAFE_SEGMENT.test(segment))) return null;
+  const [top, ...rest] = segments;
+  if (top === 'remotes' && rest.length === 1 && REMOTES.some((remote) => remote.folder === rest[0]))
+    return join(frontendRoot, rest[0] as string, 'dist');
+  if (top === 'releases' && rest.length > 0) return join(frontendRoot, 'releases', ...rest);
+  return null;
+}
+
+/** The part of a file's identity that changes when a build replaces it. */
+async function fileVersion(file: string): Promise<string | null> {
+  const info = await stat(file).catch(() => null);
+  return info ? `${info.ino}-${info.mtimeMs}-${info.size}` : null;
+}
+
+interface LoadedBuild {
+  version: string;
+  render: Promise<ServerRender>;
+  stylesheets: Promise<string[]>;
+}
+
+interface Manifest {
+  exposes?: { path?: string; assets?: { css?: { sync?: string[] } } }[];
+}
+
+/** The stylesheets of the remote's exposed module (`./app`), as URLs beside its manifest. */
+async function stylesheetsOf(dir: string, manifestUrl: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(dir, 'mf-manifest.json'), 'utf8')) as Manifest;
+  const exposed = manifest.exposes?.find((expose) => expose.path === REMOTE_APP_MODULE);
+  const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
+  return (exposed?.assets?.css?.sync ?? [])
+    .filter((file) => !/^[a-z]+:|^\/\/|\.\./i.test(file))
+    .map((file) => base + file);
+}
+
+async function importRender(file: string, version: string): Promise<ServerRender> {
+  await provideSharedModules();
+  // The version in the URL: Node keeps a module for good, and a build rebuilt in place is a new one.
+  const module = (await import(`${pathToFileURL(file).href}?v=${encodeURIComponent(version)}`)) as {
+    render?: unknown;
+  };
+  if (typeof module.render !== 'function') throw new Error(`${file} exports no render function`);
+  return module.render as ServerRender;
+}
+
+/**
+ * Renders a page with its remote's server build. A build is loaded once per manifest URL and file version, so a
+ * release or rollback (a new manifest URL) takes effect at the next page; an error loading or rendering is logged
+ * and answers null (the page then renders in the browser).
+ */
+export function createServerRenderer(frontendRoot: string): ServerRenderer {
+  const builds = new Map<string, LoadedBuild>();
+
+  async function buildFor(manifestUrl: string, log: FastifyBaseLogger): Promise<LoadedBuild | null> {
+    const dir = localBuildDir(manifestUrl, frontendRoot);
+    if (!dir || !(dir + sep).startsWith(join(frontendRoot, sep))) return null;
+    const file = join(dir, SERVER_RENDER_FILE);
+    const version = await fileVersion(file);
+    if (!version) return null;
+    const known = builds.get(manifestUrl);
+    if (known?.version === version) return known;
+    const build: LoadedBuild = {
+      version,
+      render: importRender(file, version),
+      stylesheets: stylesheetsOf(dir, manifestUrl),
+    };
+    // Reported once per build; every page of it then renders in the browser.
+    Promise.all([build.render, build.stylesheets]).catch((error: unknown) =>
+      log.error(
+        { err: error, manifestUrl },
+        'the server build of a remote cannot be loaded; its pages render in the browser',
+      ),
+    );
+    builds.set(manifestUrl, build);
+    return build;
+  }
+
+  return async (url, manifests, data, log) => {
+    const path = url.split('?')[0] ?? '';
+    const remote = matchPageRoute(path)?.remote;
+    const manifestUrl = remote ? manifests[remote] : undefined;
+    if (!remote || !manifestUrl) return null;
+    try {
+      const build = await buildFor(manifestUrl, log);
+      if (!build) return null;
+      const [render, stylesheets] = await Promise.all([build.render, build.stylesheets]).catch(
+        () => [null, []] as const,
+      );
+      if (!render) return null;
+      const markup = render(url, data);
+      return typeof markup === 'string' ? { remote, path, markup, stylesheets } : null;
+    } catch (error) {
+      log.error({ err: error, remote, url }, 'server rendering failed; the page renders in the browser');
+      return null;
+    }
+  };
+}
+
+/**
+ * The page with the remote's rendering in `<main>`, in the container the shell would make for it (shell
+ * remote-apps.ts), and its stylesheets in the head; the page unchanged when it has no empty `<main>`.
+ */
+export function withServerRendering(html: string, rendering: ServerRendering): string {
+  const main = /<main id="main"([^>]*)><\/main>/i;
+  if (!main.test(html)) return html;
+  const container =
+    `<div id="remote-${rendering.remote}" class="remote-outlet" ${SERVER_RENDERED_ATTRIBUTE}="${escapeHtml(rendering.path)}">` +
+    `${rendering.markup}</div>`;
+  const links = rendering.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
+  return html
+    .replace(main, (_all, attributes: string) => `<main id="main"${attributes}>${container}</main>`)
+    .replace(/<\/head>/i, () => `${links}</head>`);
+}

@@ -1,0 +1,174 @@
+import { SERVER_RENDER_FILE, SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
+import { createLogger } from '@lakecams/service-kit';
+import type { FastifyInstance } from 'fastify';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
+import { localBuildDir, withServerRendering } from '../src/plugins/server-render.ts';
+import { builtShellRoot, stubServices } from './shell-fixture.ts';
+
+/** A remote's build as rspack leaves it, for what the gateway reads of it: the manifest and the server build. */
+async function fakeBuild(dir: string, render: string, css: string[] = []) {
+  await mkdir(join(dir, dirname(SERVER_RENDER_FILE)), { recursive: true });
+  const manifest = { exposes: [{ path: './app', assets: { css: { sync: css, async: ['page.0123abcd.css'] } } }] };
+  await writeFile(join(dir, 'mf-manifest.json'), JSON.stringify(manifest));
+  // Written beside and renamed in, as a build or a release replaces it.
+  await writeFile(join(dir, 'render.tmp'), render);
+  await rename(join(dir, 'render.tmp'), join(dir, SERVER_RENDER_FILE));
+}
+
+/** A server build that renders `/login` with the React the gateway gives it, and nothing else. */
+const loginRender = (label: string) => `
+  const React = globalThis.__lakecamsServerShared.react;
+  const { renderToString } = globalThis.__lakecamsServerShared['react-dom/server'];
+  export function render(url, data) {
+    if (!url.startsWith('/login')) return null;
+    const manifests = Object.keys(data['remote-manifests'] ?? {}).join(',');
+    return renderToString(React.createElement('article', null,
+      React.createElement('h1', null, 'Anmelden'),
+      React.createElement('p', null, '${label} ' + url + ' React ' + React.version + ' ' + manifests)));
+  }`;
+
+const mainOf = (html: string) => /<main id="main"[^>]*>([\s\S]*)<\/main>/.exec(html)?.[1];
+
+describe('pages rendered on the server', () => {
+  let root: string;
+  let gateway: FastifyInstance;
+  let closeServices: (() => Promise<void>) | undefined;
+  const logged: { level: number; msg: string; err?: { message: string } }[] = [];
+
+  beforeAll(async () => {
+    root = await builtShellRoot('lakecams-server-render-');
+    await fakeBuild(join(root, 'mf-account', 'dist'), loginRender('gebaut'), ['__federation_expose_app.0123abcd.css']);
+    await fakeBuild(
+      join(root, 'mf-map', 'dist'),
+      `export function render(url) { if (url === '/datenschutz') throw new Error('broken page'); return null; }`,
+    );
+    const stubs = await stubServices();
+    closeServices = stubs.close;
+    gateway = await buildGateway({
+      logger: createLogger('error', 'test', 'json', {
+        write: (line: string) => void logged.push(JSON.parse(line)),
+      }),
+      targets: stubs.targets,
+      frontendRoot: root,
+      remotes: {
+        mf_map: '/remotes/mf-map/mf-manifest.json',
+        mf_account: '/remotes/mf-account/mf-manifest.json',
+        mf_admin: '/remotes/mf-admin/mf-manifest.json',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await closeServices?.();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("carries the page as its remote renders it, in the remote's container, with the remote's stylesheets", async () => {
+    const answer = await gateway.inject({ url: '/login?returnUrl=/user' });
+    expect(answer.statusCode).toBe(200);
+    const html = answer.body;
+    expect(mainOf(html)).toBe(
+      `<div id="remote-mf_account" class="remote-outlet" ${SERVER_RENDERED_ATTRIBUTE}="/login">` +
+        '<article><h1>Anmelden</h1><p>gebaut /login?returnUrl=/user React 19.3.1 mf_map,mf_account,mf_admin</p></article>' +
+        '</div>',
+    );
+    // The exposed module's stylesheets, before the page paints; not those of pages loaded later.
+    expect(html).toContain('<link rel="stylesheet" href="/remotes/mf-account/__federation_expose_app.0123abcd.css">');
+    expect(html).not.toContain('page.0123abcd.css');
+    expect(html.indexOf('rel="stylesheet"')).toBeLessThan(html.indexOf('</head>'));
+    // The policy still runs only the page's own scripts: the rendering brings none.
+    const nonce = /'nonce-([^']+)'/.exec(String(answer.headers['content-security-policy']))?.[1];
+    expect(nonce).toBeTruthy();
+    for (const script of html.match(/<script[^>]*>/g) ?? []) expect(script).toContain(`nonce="${nonce}"`);
+  });
+
+  it('leaves the page to the browser when the remote renders no such page, or has no server build', async () => {
+    for (const url of ['/user', '/edit/webcams', '/nowhere']) {
+      const html = (await gateway.inject({ url })).body;
+      expect(mainOf(html), url).toBe('');
+      expect(html, url).not.toContain('rel="stylesheet"');
+    }
+  });
+
+  it('falls back to the page rendered in the browser when the server build throws, and says why in the log', async () => {
+    logged.length = 0;
+    const answer = await gateway.inject({ url: '/datenschutz' });
+    expect(answer.statusCode).toBe(200);
+    expect(mainOf(answer.body)).toBe('');
+    expect(answer.body).not.toContain(SERVER_RENDERED_ATTRIBUTE);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        msg: expect.stringContaining('server rendering failed'),
+        err: expect.objectContaining({ message: 'broken page' }),
+      }),
+    ]);
+  });
+
+  it('does not render for a browser that runs a remote from a dev server', async () => {
+    const html = (await gateway.inject({ url: '/login?devRemote=mf_account@http://localhost:3001/mf-manifest.json' }))
+      .body;
+    expect(mainOf(html)).toBe('');
+  });
+
+  it('renders with the released build /remotes.json names, and again with the one before after a rollback', async () => {
+    const releases = join(root, 'releases');
+    await fakeBuild(join(releases, 'mf-account', 'v1'), loginRender('v1'));
+    await fakeBuild(join(releases, 'mf-account', 'v2'), loginRender('v2'), ['app.89abcdef.css']);
+    const point = async (version: string) => {
+      await writeFile(
+        join(releases, 'next.json'),
+        JSON.stringify({ mf_account: `/releases/mf-account/${version}/mf-manifest.json` }),
+      );
+      await rename(join(releases, 'next.json'), join(releases, 'remotes.json'));
+    };
+    await point('v2');
+    let html = (await gateway.inject({ url: '/login' })).body;
+    expect(mainOf(html)).toContain('<p>v2 /login');
+    expect(html).toContain('<link rel="stylesheet" href="/releases/mf-account/v2/app.89abcdef.css">');
+    await point('v1');
+    html = (await gateway.inject({ url: '/login' })).body;
+    expect(mainOf(html)).toContain('<p>v1 /login');
+    expect(html).not.toContain('rel="stylesheet"');
+    await rm(join(releases, 'remotes.json'));
+    expect(mainOf((await gateway.inject({ url: '/login' })).body)).toContain('<p>gebaut /login');
+  });
+
+  it('takes a build rebuilt in place at the next page', async () => {
+    await fakeBuild(join(root, 'mf-account', 'dist'), loginRender('neu gebaut'));
+    expect(mainOf((await gateway.inject({ url: '/login' })).body)).toContain('<p>neu gebaut /login');
+  });
+});
+
+describe('where a server build is looked for', () => {
+  it('is only a build this gateway serves from disk', () => {
+    expect(localBuildDir('/remotes/mf-map/mf-manifest.json', '/srv')).toBe('/srv/mf-map/dist');
+    expect(localBuildDir('/releases/mf-map/0.1.0-20261125T120000Z/mf-manifest.json', '/srv')).toBe(
+      '/srv/releases/mf-map/0.1.0-20261125T120000Z',
+    );
+    for (const url of [
+      'https://cdn.example/mf-map/mf-manifest.json',
+      '//cdn.example/mf-map/mf-manifest.json',
+      '/remotes/mf-unknown/mf-manifest.json',
+      '/remotes/../../etc/mf-manifest.json',
+      '/releases/../shell/mf-manifest.json',
+      '/releases/mf-map/%2e%2e/mf-manifest.json',
+      '/releases/mf-manifest.json',
+      '/remotes/mf-map/remoteEntry.js',
+      'mf-manifest.json',
+    ])
+      expect(localBuildDir(url, '/srv'), url).toBeNull();
+  });
+
+  it('writes the path it rendered for escaped, and needs an empty <main>', () => {
+    const rendering = { remote: 'mf_map' as const, path: '/x"><b>', markup: '<p>x</p>', stylesheets: [] };
+    expect(withServerRendering('<head></head><main id="main" tabindex="-1"></main>', rendering)).toBe(
+      `<head></head><main id="main" tabindex="-1"><div id="remote-mf_map" class="remote-outlet" ${SERVER_RENDERED_ATTRIBUTE}="/x&quot;&gt;&lt;b&gt;"><p>x</p></div></main>`,
+    );
+    const withFirstView = '<main id="main"><div id="first-view"></div></main>';
+    expect(withServerRendering(withFirstView, rendering)).toBe(withFirstView);
+  });
+});

@@ -1,0 +1,2 @@
+// A server build renders markup only: a CSS import becomes an empty module there (createServerConfigs).
+module.exports = () => '';
