@@ -1,7 +1,7 @@
-import { SERVER_RENDER_FILE, SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
+import { REMOTES, SERVER_RENDER_FILE, SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
 import { createLogger } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
@@ -170,5 +170,20 @@ describe('where a server build is looked for', () => {
     );
     const withFirstView = '<main id="main"><div id="first-view"></div></main>';
     expect(withServerRendering(withFirstView, rendering)).toBe(withFirstView);
+  });
+});
+
+describe("what the gateway gives the remotes' server builds", () => {
+  it('is React, React DOM and react-router at the versions every remote builds with', async () => {
+    const manifest = async (folder: string) =>
+      JSON.parse(await readFile(new URL(`../../${folder}/package.json`, import.meta.url), 'utf8')) as {
+        dependencies: Record<string, string>;
+      };
+    const gateway = (await manifest('gateway')).dependencies;
+    for (const folder of REMOTES.map((remote) => remote.folder)) {
+      const remote = (await manifest(folder)).dependencies;
+      for (const name of ['react', 'react-dom', 'react-router'])
+        expect(gateway[name], `${name} in gateway and ${folder}`).toBe(remote[name]);
+    }
   });
 });
