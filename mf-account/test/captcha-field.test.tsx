@@ -50,6 +50,16 @@ describe('CaptchaField with ALTCHA', () => {
       return found;
     });
 
+  it("says it is loading inside the widget's box while the configuration is asked for", async () => {
+    const { session } = await createTestSession({ routes: { '/api/Captcha/Config': () => new Promise(() => {}) } });
+    render(
+      <SessionContext.Provider value={session}>
+        <CaptchaField action="contact" onChange={() => {}} />
+      </SessionContext.Provider>,
+    );
+    expect(screen.getByText('Spam-Schutz wird geladen …').parentElement?.className).toBe('captcha-field');
+  });
+
   it('solves at the first focus, and at once when asked again after a failed send', async () => {
     const session = await altchaSession();
     const field = (round: number) => (

@@ -107,6 +107,17 @@ describe('the Bilder des Tages page', () => {
     ]);
     const picture = screen.getByRole('img', { name: 'Bestes Bild der Webcam Rapperswil-Seedamm, 12:20 Uhr' });
     expect(picture.getAttribute('src')).toBe('/api/Image/Get/camera/Rapperswil-Seedamm/202611221220.jpg');
+    // In the first screen: loaded at once, the first one first, its box set (docs/decisions.md, "Card pictures in
+    // the first screen").
+    const pictures = screen.getAllByRole('img');
+    expect(pictures.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority')])).toEqual([
+      ['eager', 'high'],
+      ['eager', null],
+    ]);
+    expect(pictures.map((img) => `${img.getAttribute('width')}×${img.getAttribute('height')}`)).toEqual([
+      '480×270',
+      '480×270',
+    ]);
     expect(screen.getAllByText('Bewertung 71 / 100')).toHaveLength(2);
     // Nothing after today.
     await stepsKnown();

@@ -54,6 +54,59 @@ describe('the camera page', () => {
     expect(screen.getByText('Sichtweite').nextElementSibling?.textContent).toBe('6 km');
   });
 
+  /** The picture's frame laid out `width` CSS px wide on a screen of `density`. */
+  function layOut(width: number, density: number) {
+    vi.spyOn(window, 'devicePixelRatio', 'get').mockReturnValue(density);
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({ width } as DOMRect);
+  }
+  const noteRoom = () => document.querySelector('figure.camera-view > figcaption + .quality-note-room');
+
+  it("keeps the quality note's room between the caption and the time controls before the picture has loaded, where a visitor's picture will be blown up", async () => {
+    layOut(358, 2);
+    stubCamera();
+    await renderAt(`/webcam/${NAME}`);
+    await screen.findByRole('slider');
+    // jsdom loads no picture: no note yet, its room already kept.
+    expect(noteRoom()?.className).toBe('quality-note-room quality-note-room--kept');
+    expect(noteRoom()?.textContent).toBe('');
+    expect(noteRoom()?.closest('.time-travel')?.querySelector('.camera-view + .time-controls')).not.toBeNull();
+  });
+
+  it("decides on the room by the first view's picture while that stands in for the hidden page", async () => {
+    // The page removes the first view once it has rendered.
+    const addFirstView = () => {
+      const firstView = document.createElement('div');
+      firstView.id = 'first-view';
+      firstView.innerHTML = '<figure></figure>';
+      document.body.append(firstView);
+    };
+    addFirstView();
+    // Only the first view is laid out; the page's own frame has no size yet.
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      return { width: this.closest('#first-view') ? 358 : 0 } as DOMRect;
+    });
+    const density = vi.spyOn(window, 'devicePixelRatio', 'get').mockReturnValue(1);
+    stubCamera();
+    const view = await renderAt(`/webcam/${NAME}`);
+    await screen.findByRole('slider');
+    expect(noteRoom()?.className).toBe('quality-note-room');
+    expect(document.getElementById('first-view')).toBeNull();
+    view.unmount();
+    addFirstView();
+    density.mockReturnValue(2);
+    await renderAt(`/webcam/${NAME}`);
+    await screen.findByRole('slider');
+    expect(noteRoom()?.className).toBe('quality-note-room quality-note-room--kept');
+  });
+
+  it("keeps no room where a visitor's picture has the pixels it is shown with", async () => {
+    layOut(358, 1);
+    stubCamera();
+    await renderAt(`/webcam/${NAME}`);
+    await screen.findByRole('slider');
+    expect(noteRoom()?.className).toBe('quality-note-room');
+  });
+
   it('sets meta keywords built from the name and removes them on leaving', async () => {
     stubCamera();
     const view = await renderAt(`/webcam/${NAME}`);

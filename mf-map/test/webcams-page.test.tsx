@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ITEMS, renderAt, stubApi } from './fixtures.tsx';
+import { ITEMS, image, renderAt, stubApi, webcam } from './fixtures.tsx';
 
 describe('the webcams page', () => {
   afterEach(() => {
@@ -30,14 +30,34 @@ describe('the webcams page', () => {
     expect(fetch).toHaveBeenCalledWith('/api/Webcam/GetImages', expect.anything());
   });
 
-  it('loads the current pictures lazily, with their size set so nothing shifts', async () => {
-    stubApi({ '/api/Webcam/GetImages': [Response.json(ITEMS)] });
+  it("loads the first screen's pictures at once, the first of them first, the others lazily, all with their size set so nothing shifts", async () => {
+    const names = ['Eins', 'Zwei', 'Drei', 'Vier', 'Fuenf', 'Sechs'];
+    const items = names.map((name, i) => ({ webcam: webcam(i + 1, name), images: [image(i + 1, '202611221155')] }));
+    stubApi({ '/api/Webcam/GetImages': [Response.json(items)] });
     await renderAt('/webcams');
-    const picture = await screen.findByRole('img', { name: 'Aktuelles Bild der Webcam Staefa_Hafen' });
-    expect(picture.getAttribute('src')).toBe('/api/Image/Get/camera/Staefa_Hafen/202611221155.jpg');
-    expect(picture.getAttribute('loading')).toBe('lazy');
-    expect(picture.getAttribute('width')).toBe('480');
-    expect(picture.getAttribute('height')).toBe('270');
+    await screen.findByRole('img', { name: 'Aktuelles Bild der Webcam Sechs' });
+    const pictures = names.map((name) => screen.getByRole('img', { name: `Aktuelles Bild der Webcam ${name}` }));
+    expect(pictures[0]?.getAttribute('src')).toBe('/api/Image/Get/camera/Eins/202611221155.jpg');
+    expect(pictures.map((picture) => picture.getAttribute('loading'))).toEqual([
+      'eager',
+      'eager',
+      'eager',
+      'eager',
+      'lazy',
+      'lazy',
+    ]);
+    expect(pictures.map((picture) => picture.getAttribute('fetchpriority'))).toEqual([
+      'high',
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    for (const picture of pictures) {
+      expect(picture.getAttribute('width')).toBe('480');
+      expect(picture.getAttribute('height')).toBe('270');
+    }
   });
 
   it('shows an error with a retry that loads again', async () => {

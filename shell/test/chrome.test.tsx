@@ -159,6 +159,35 @@ describe('news banner and cookie notice', () => {
     renderChrome(session);
     await act(async () => {});
     expect(screen.queryByRole('complementary', { name: 'Neuigkeiten' })).toBeNull();
+    expect(document.querySelector('.news-banner')).toBeNull();
+  });
+
+  it('keeps the banner\'s room, empty and unannounced, while the news loads (docs/decisions.md, "The header\'s height from the first paint")', async () => {
+    let answer: (text: string) => void = () => {};
+    const { session } = await createTestSession({
+      routes: {
+        '/api/News/News/news': () =>
+          new Promise<Response>((resolve) => (answer = (text) => resolve(new Response(text)))),
+      },
+    });
+    renderChrome(session);
+    const room = document.querySelector('.news-banner');
+    expect(room?.getAttribute('aria-hidden')).toBe('true');
+    expect(room?.textContent).toBe('');
+    expect(screen.queryByRole('complementary', { name: 'Neuigkeiten' })).toBeNull();
+    await act(async () => answer('Neuigkeit'));
+    expect((await screen.findByRole('complementary', { name: 'Neuigkeiten' })).textContent).toBe('Neuigkeit');
+    expect(document.querySelectorAll('.news-banner')).toHaveLength(1);
+  });
+
+  it('closes that room when the news cannot be fetched', async () => {
+    const { session } = await createTestSession({
+      routes: { '/api/News/News/news': () => Promise.reject(new TypeError('Failed to fetch')) },
+    });
+    renderChrome(session);
+    expect(document.querySelector('.news-banner')).not.toBeNull();
+    await act(async () => {});
+    expect(document.querySelector('.news-banner')).toBeNull();
   });
 
   it('shows the cookie notice at the first visit, links the privacy page, and remembers the acceptance', async () => {

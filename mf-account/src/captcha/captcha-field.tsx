@@ -50,7 +50,13 @@ export function CaptchaField(props: CaptchaFieldProps) {
       current = false;
     };
   }, [api]);
-  if (!provider) return <p className="captcha-field__loading">Spam-Schutz wird geladen …</p>;
+  // In the field's box, as the widget will be: the form's end does not move when it comes.
+  if (!provider)
+    return (
+      <div className="captcha-field">
+        <p className="captcha-field__loading">Spam-Schutz wird geladen …</p>
+      </div>
+    );
   return provider.provider === 'recaptcha' ? (
     <RecaptchaField {...props} siteKey={provider.siteKey} />
   ) : (

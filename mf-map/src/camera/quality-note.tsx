@@ -1,6 +1,6 @@
-import { type Quality, ROLES } from '@lakecams/contracts';
+import { type Quality, QUALITY_WIDTHS, ROLES } from '@lakecams/contracts';
 import { useSession } from '@lakecams/session';
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { QUALITY_LABELS } from '../pricing/prices.ts';
 import { qualityOf } from '../viewer/viewer-source.ts';
@@ -40,6 +40,33 @@ export function useUpscaled(image: RefObject<HTMLImageElement | null>, src: stri
     };
   }, [image, src]);
   return upscaled;
+}
+
+/**
+ * Whether a note may come under the picture in `frame`, known before it loads, so its room is kept only then: a
+ * visitor's picture is POOR, and a note comes when that is narrower than the screen pixels of the frame; what a
+ * signed-in viewer gets is known only from the picture. Measured before the first paint and at each resize.
+ */
+export function useNoteExpected(frame: RefObject<HTMLElement | null>, viewer: Viewer): boolean {
+  const [expected, setExpected] = useState(true);
+  useLayoutEffect(() => {
+    const element = frame.current;
+    if (!element || viewer !== 'visitor') return setExpected(true);
+    const measure = () => {
+      // While the gateway's first view stands in for the page, the page is hidden; its picture is as wide as ours.
+      const width =
+        element.getBoundingClientRect().width ||
+        document.querySelector('#first-view figure')?.getBoundingClientRect().width ||
+        0;
+      // Not laid out at all: keep the room rather than guess.
+      setExpected(width === 0 || isUpscaled(QUALITY_WIDTHS.POOR, width, window.devicePixelRatio));
+    };
+    measure();
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : undefined;
+    observer?.observe(element);
+    return () => observer?.disconnect();
+  }, [frame, viewer]);
+  return expected;
 }
 
 /** What the picture's answer says of it: the level the visitor got and how wide the camera took it. */

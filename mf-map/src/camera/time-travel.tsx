@@ -4,7 +4,7 @@ import { clockTimeOf, formatDay, formatImageTime } from '../cameras/image-time.t
 import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import { PictureAge } from '../cameras/picture-age.tsx';
 import type { ImagePreloader } from './image-preloader.ts';
-import { QualityNote, useUpscaled } from './quality-note.tsx';
+import { QualityNote, useNoteExpected, useUpscaled, useViewer } from './quality-note.tsx';
 import { initialTimelapse, isAtLatest, preloadOrder, timelapseReducer } from './timelapse.ts';
 
 /** One timelapse frame; slow enough to see the boats move. */
@@ -121,11 +121,13 @@ export function TimeTravel({
   const dayOptions = days.includes(day) ? days : [day, ...days];
   const image = useRef<HTMLImageElement>(null);
   const upscaled = useUpscaled(image, shown);
+  const frame = useRef<HTMLDivElement>(null);
+  const noteExpected = useNoteExpected(frame, useViewer());
 
   return (
     <section className="time-travel" aria-label="Bild und Zeitreise">
       <figure className="camera-view">
-        <div className="camera-view__frame" aria-busy={waiting}>
+        <div className="camera-view__frame" aria-busy={waiting} ref={frame}>
           {shown ? (
             <img
               ref={image}
@@ -161,7 +163,16 @@ export function TimeTravel({
             formatDay(day)
           )}
         </figcaption>
-        {shown && upscaled !== null && <QualityNote camera={camera} src={urlOf(shown)} naturalWidth={upscaled} />}
+        {/* Where a note may come, its room is kept from the first render: the note comes once the picture has
+            loaded and grows once its level is known, and the controls below must not move (docs/decisions.md,
+            "Nothing moves after the first paint"). */}
+        <div
+          className={
+            noteExpected || upscaled !== null ? 'quality-note-room quality-note-room--kept' : 'quality-note-room'
+          }
+        >
+          {shown && upscaled !== null && <QualityNote camera={camera} src={urlOf(shown)} naturalWidth={upscaled} />}
+        </div>
       </figure>
 
       <div className="time-controls">

@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
 import { cameraPath, type ListedCamera, viewerPath } from './camera-list.ts';
 import { formatImageTime } from './image-time.ts';
-import { imageUrl, PREVIEW_SIZE } from './image-urls.ts';
+import { cardPictureLoading, imageUrl, PREVIEW_SIZE } from './image-urls.ts';
 import { PictureAge } from './picture-age.tsx';
 
 /** A camera's current picture and name, linking to its page; beside it a link to the picture in the viewer. */
-export function CameraCard({ camera: { webcam, latest } }: { camera: ListedCamera }) {
+export function CameraCard({ camera: { webcam, latest }, index }: { camera: ListedCamera; index: number }) {
   return (
     <>
       <Link to={cameraPath(webcam.name)} className="camera-card">
@@ -15,7 +15,7 @@ export function CameraCard({ camera: { webcam, latest } }: { camera: ListedCamer
           alt={`Aktuelles Bild der Webcam ${webcam.name}`}
           width={PREVIEW_SIZE.width}
           height={PREVIEW_SIZE.height}
-          loading="lazy"
+          {...cardPictureLoading(index)}
           decoding="async"
         />
         <span className="camera-card__name">{webcam.name}</span>

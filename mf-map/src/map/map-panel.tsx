@@ -2,6 +2,9 @@ import { Component, lazy, type ReactNode, Suspense, useEffect, useState } from '
 import { Link } from 'react-router';
 import type { ListedCamera } from '../cameras/camera-list.ts';
 import { loadMapTiles, type MapTiles } from './map-settings.ts';
+// With the panel, not with the map's lazy chunk: the panel's box has its height from home's first render on, so the
+// offers below it do not move when Leaflet arrives.
+import './camera-map.css';
 
 const loadCameraMap = () => import(/* webpackChunkName: "camera-map" */ './camera-map.tsx');
 const CameraMap = lazy(loadCameraMap);

@@ -8,7 +8,7 @@ import { createArchiveDays, type DayNeighbours, nearestDay } from '../bestof/bes
 import { BestOfPicker } from '../bestof/best-of-picker.tsx';
 import { cameraPath } from '../cameras/camera-list.ts';
 import { clockTimeOf, formatDay } from '../cameras/image-time.ts';
-import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
+import { cardPictureLoading, imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import '../bestof/best-of.css';
 
 type BestOfState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; result: BestOfDay };
@@ -119,9 +119,9 @@ export function BestofPage() {
             <EmptyDay result={state.result} found={known?.found ?? null} />
           ) : (
             <ul className="camera-cards">
-              {state.result.pictures.map((best) => (
+              {state.result.pictures.map((best, index) => (
                 <li key={best.webcamId} className="best-of-card">
-                  <BestOfCard best={best} />
+                  <BestOfCard best={best} index={index} />
                   {isAdmin && (
                     <BestOfPicker best={best} day={state.result.day} onChosen={() => setVersion((n) => n + 1)} />
                   )}
@@ -153,7 +153,7 @@ function EmptyDay({ result, found }: { result: BestOfDay; found: DayNeighbours |
   );
 }
 
-function BestOfCard({ best }: { best: CameraBestOf }) {
+function BestOfCard({ best, index }: { best: CameraBestOf; index: number }) {
   return (
     <Link to={`${cameraPath(best.camera)}?t=${best.name}`} className="camera-card">
       <img
@@ -162,7 +162,7 @@ function BestOfCard({ best }: { best: CameraBestOf }) {
         alt={`Bestes Bild der Webcam ${best.camera}, ${clockTimeOf(best.name)} Uhr`}
         width={PREVIEW_SIZE.width}
         height={PREVIEW_SIZE.height}
-        loading="lazy"
+        {...cardPictureLoading(index)}
         decoding="async"
       />
       <span className="camera-card__name">{best.camera}</span>

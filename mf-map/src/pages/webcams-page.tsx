@@ -8,9 +8,9 @@ export function WebcamsPage() {
       <WithListedCameras>
         {(cameras) => (
           <ul className="camera-cards">
-            {cameras.map((camera) => (
+            {cameras.map((camera, index) => (
               <li key={camera.webcam.id}>
-                <CameraCard camera={camera} />
+                <CameraCard camera={camera} index={index} />
               </li>
             ))}
           </ul>
