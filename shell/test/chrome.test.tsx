@@ -162,7 +162,7 @@ describe('news banner and cookie notice', () => {
     expect(document.querySelector('.news-banner')).toBeNull();
   });
 
-  it('keeps the banner\'s room, empty and unannounced, while the news loads (docs/decisions.md, "The header\'s height from the first paint")', async () => {
+  it(`keeps the banner's room, empty and unannounced, while the news loads (docs/decisions.md, "The header's height from the first paint")`, async () => {
     let answer: (text: string) => void = () => {};
     const { session } = await createTestSession({
       routes: {
