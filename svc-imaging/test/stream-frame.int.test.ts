@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
@@ -8,44 +8,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grabStreamFrame, isStreamUrl, type StreamFrameOptions, streamKind } from '../src/capture/stream-frame.ts';
 import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
+import { startRtspCamera } from './camera-servers.ts';
 
 // Real protocols: GStreamer's RTSP server (Debian's gir1.2-gst-rtsp-server-1.0, .ci/run installs it), an HLS
 // playlist the bundled ffmpeg writes, and MJPEG over node:http.
 
-const RTSP_SERVER = join(import.meta.dirname, 'fixtures', 'rtsp-server.py');
 const LIMITS = { timeoutMs: 8_000, maxBytes: 5 * 1024 * 1024 };
-
-interface RtspServer {
-  port: number;
-  stop(): Promise<void>;
-}
-
-async function startRtspServer(args: string[] = []): Promise<RtspServer> {
-  // Debian's python3, which has the GObject bindings.
-  const child: ChildProcessWithoutNullStreams = spawn('/usr/bin/python3', [RTSP_SERVER, ...args]);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /ready (\d+)/.exec(out);
-      if (ready) resolve(Number(ready[1]));
-    });
-    child.on('close', (code) => reject(new Error(`rtsp-server.py ended (${code}): ${stderr}`)));
-  });
-  return {
-    port,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const closed = new Promise((resolve) => child.once('close', resolve));
-      child.kill('SIGTERM');
-      await closed;
-    },
-  };
-}
+type RtspServer = Awaited<ReturnType<typeof startRtspCamera>>;
 
 async function listen<T extends Server | TcpServer>(server: T): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -119,8 +88,8 @@ describe('RTSP (GStreamer RTSP server)', () => {
 
   beforeAll(async () => {
     [open, digest, basic] = await Promise.all([
-      startRtspServer(['--width', '320', '--height', '240']),
-      startRtspServer([
+      startRtspCamera(['--width', '320', '--height', '240']),
+      startRtspCamera([
         '--width',
         '352',
         '--height',
@@ -132,7 +101,7 @@ describe('RTSP (GStreamer RTSP server)', () => {
         '--password',
         password,
       ]),
-      startRtspServer([
+      startRtspCamera([
         '--width',
         '176',
         '--height',
@@ -147,7 +116,7 @@ describe('RTSP (GStreamer RTSP server)', () => {
     ]);
   });
   afterAll(async () => {
-    await Promise.all([open?.stop(), digest?.stop(), basic?.stop()]);
+    await Promise.all([open?.close(), digest?.close(), basic?.close()]);
   });
 
   it('takes one frame over TCP, its host name looked up by node', async () => {
