@@ -20,6 +20,7 @@ import {
   verdict,
   waitForOutput,
 } from './harness.ts';
+import { CHROMIUM_FLAGS } from '../e2e/browser.ts';
 import { putBaselinePage } from './front-end.ts';
 import { IMAGE_CAMERA } from './image-delivery.ts';
 
@@ -41,16 +42,7 @@ const PAGES = [
 ];
 // The same page and path as front-end.ts writes: either benchmark may run first or alone.
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROME_FLAGS = CHROMIUM_FLAGS;
 const TARGETS = {
   performance: 95,
   cls: 0.05,
