@@ -4,6 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The file a finished build of a front end has (a remote's is its manifest). */
+const BUILT_MARK: Record<string, string> = { shell: 'index.html', embed: 'v1.js' };
+
 export interface StaleFrontend {
   folder: string;
   /** Why it is built, as `npm start` says it. */
@@ -16,10 +19,10 @@ export interface StaleFrontend {
  */
 export function staleFrontends(root: string): StaleFrontend[] {
   const stale: StaleFrontend[] = [];
-  for (const folder of ['shell', ...REMOTES.map((r) => r.folder)]) {
+  for (const folder of ['shell', ...REMOTES.map((r) => r.folder), 'embed']) {
     const dist = join(root, folder, 'dist');
     const recorded = recordedBuildInputs(dist);
-    if (!existsSync(join(dist, folder === 'shell' ? 'index.html' : 'mf-manifest.json'))) {
+    if (!existsSync(join(dist, BUILT_MARK[folder] ?? 'mf-manifest.json'))) {
       stale.push({ folder, reason: 'not built yet' });
     } else if (recorded === null) {
       stale.push({ folder, reason: 'its build does not say what it was built from' });

@@ -14,6 +14,8 @@ import {
   type FrontendsOptions,
   remoteManifestSource,
 } from './plugins/frontends.ts';
+import { isCrossOriginRead } from './cross-origin-reads.ts';
+import { embedPlayerPlugin } from './plugins/embed-player.ts';
 import { liveEventsPlugin } from './plugins/live-events.ts';
 import {
   foreignOrigins,
@@ -90,6 +92,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     const sources = framingOf(path) === 'anyone' ? NO_SOURCES : await policySources(request);
     const headers = securityHeaders(path, sources, { https: options.secureCookies ?? false });
     for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+    if (isCrossOriginRead(request.method, path)) reply.raw.setHeader('access-control-allow-origin', '*');
   });
   await app.register(errorsPlugin, { notFound: false });
   await app.register(healthPlugin);
@@ -109,6 +112,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     pictureCacheBytes: options.pictureCacheBytes ?? 0,
     ...(options.bus ? { bus: options.bus } : {}),
   });
+  await app.register(embedPlayerPlugin, { frontendRoot: options.frontendRoot });
   await frontendsPlugin(app, { ...options, remoteManifests, policySources });
   return app;
 }

@@ -89,13 +89,37 @@ export function tileOrigins(template: string): string[] {
 const FRAMEABLE_BY_ANYONE = [PICTURE_PATH_PREFIX, '/api/Image/Get/', '/api/Image/Zoom/', '/api/Image/Timelapse/'];
 /** The job dashboard's document is framed by the portal's own /jobs page. */
 const FRAMEABLE_BY_PORTAL = ['/api/Jobs/dashboard'];
+/** The `<iframe>` form of the embedded player: a document of the portal's that any partner page frames. */
+export const EMBED_FRAME_PREFIX = '/api/Image/Embed/';
 
-export type Framing = 'anyone' | 'portal' | 'nobody';
+export type Framing = 'anyone' | 'player' | 'portal' | 'nobody';
 
 export function framingOf(path: string): Framing {
+  if (path.startsWith(EMBED_FRAME_PREFIX)) return 'player';
   if (FRAMEABLE_BY_ANYONE.some((prefix) => path.startsWith(prefix))) return 'anyone';
   if (FRAMEABLE_BY_PORTAL.some((prefix) => path === prefix || path.startsWith(`${prefix}?`))) return 'portal';
   return 'nobody';
+}
+
+/**
+ * The player's frame document: its script and what it asks for come from the portal (and the pictures' host),
+ * any web page may frame it, and it frames, submits and plugs in nothing (docs/decisions.md, "The embedded
+ * player's two forms"). Its styles sit in the player's shadow root and one `<style>` of the document.
+ */
+export function playerFramePolicy(sources: PolicySources): string {
+  const pictures = sources.pictures.join(' ');
+  const withPictures = (list: string) => (pictures ? `${list} ${pictures}` : list);
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    withPictures("img-src 'self' data:"),
+    withPictures("media-src 'self'"),
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    'frame-ancestors http: https:',
+  ].join('; ');
 }
 
 /** Two years, subdomains included: what the HSTS preload list asks for. */
@@ -115,7 +139,9 @@ export function securityHeaders(
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
   };
-  if (framing !== 'anyone') {
+  if (framing === 'player') {
+    headers['content-security-policy'] = playerFramePolicy(sources);
+  } else if (framing !== 'anyone') {
     headers['content-security-policy'] = contentSecurityPolicy(sources, {
       frameAncestors: framing === 'portal' ? "'self'" : "'none'",
     });

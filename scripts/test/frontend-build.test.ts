@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { staleFrontends } from '../frontend-build.ts';
 
-const FRONTENDS = ['shell', 'mf-map', 'mf-account', 'mf-admin'];
+const FRONTENDS = ['shell', 'mf-map', 'mf-account', 'mf-admin', 'embed'];
+/** The file each build leaves when it finished. */
+const builtMark = (folder: string) =>
+  folder === 'shell' ? 'index.html' : folder === 'embed' ? 'v1.js' : 'mf-manifest.json';
 
 describe('npm start builds what is missing or stale', () => {
   let root: string;
 
-  /** A repository with the four front ends and one library the map uses. */
+  /** A repository with the front ends (the embedded player too) and one library the map uses. */
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'lakecams-stale-'));
     await writeFile(join(root, 'package-lock.json'), '{"lockfileVersion":3}');
@@ -32,7 +35,7 @@ describe('npm start builds what is missing or stale', () => {
   /** A build as the rspack config leaves it: its entry file and the hash of its inputs. */
   async function build(folder: string) {
     await mkdir(join(root, folder, 'dist'), { recursive: true });
-    await writeFile(join(root, folder, 'dist', folder === 'shell' ? 'index.html' : 'mf-manifest.json'), '{}');
+    await writeFile(join(root, folder, 'dist', builtMark(folder)), '{}');
     await writeFile(join(root, folder, 'dist', BUILD_INPUTS_FILE), `${buildInputsHash(root, folder)}\n`);
   }
   const stale = () => staleFrontends(root).map(({ folder, reason }) => `${folder}: ${reason}`);

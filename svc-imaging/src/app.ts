@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@lakecams/service-kit';
+import { randomBytes } from 'node:crypto';
 import type { Database } from './database.ts';
 import messaging from './messaging.ts';
 import { migrations } from './migrations/index.ts';
@@ -16,6 +17,7 @@ import jobRunRepository from './plugins/app/job-run-repository.ts';
 import layerStore from './plugins/app/layer-store.ts';
 import timelapseJobs from './plugins/app/timelapse-jobs.ts';
 import timelapseRepository from './plugins/app/timelapse-repository.ts';
+import embedViewRepository from './plugins/app/embed-view-repository.ts';
 import imageRoutes from './routes/api/Image/index.ts';
 import timelapseRoutes from './routes/api/Image/timelapse.ts';
 import zoomRoutes from './routes/api/Image/zoom.ts';
@@ -48,6 +50,7 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
     await app.register(bestOfChoiceRepository, { db });
     await app.register(layerStore, { db });
     await app.register(timelapseRepository, { db });
+    await app.register(embedViewRepository, { db });
     // Capture, then delivery.
     await app.register(capturePipeline, options);
     await app.register(ftpPush, options);
@@ -59,8 +62,13 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
       ...(options.clock ? { clock: options.clock } : {}),
     });
     await app.register(timelapseJobs, options);
+    // One secret signs picture links and the framed player's page passes (routes/api/Image/embed.ts).
+    const pictureLinks = {
+      ...options.pictureLinks,
+      secret: options.pictureLinks?.secret ?? randomBytes(32).toString('hex'),
+    };
     await app.register(imageRoutes, {
-      ...(options.pictureLinks ? { pictureLinks: options.pictureLinks } : {}),
+      pictureLinks,
       composedCacheBytes: options.composedCacheBytes,
       recentPicturesBytes: options.recentPicturesBytes,
     });
@@ -68,7 +76,7 @@ export const imagingService: ServiceDefinition<ImagingOptions, Database> = {
     await app.register(sourceRoutes);
     await app.register(pushRoutes);
     await app.register(jobRoutes);
-    await app.register(timelapseRoutes);
+    await app.register(timelapseRoutes, { passSecret: pictureLinks.secret });
     await app.register(timelapseDashboardRoutes);
     // Last: every handler it wires up exists by now.
     await app.register(messaging);

@@ -136,8 +136,17 @@ export interface BestOfChoicesTable {
   name: string;
 }
 
+/** How often a booked page (its booking's url) showed the embedded player on a day (`YYYY-MM-DD`). */
+export interface EmbedViewsTable {
+  webcamId: number;
+  page: string;
+  day: string;
+  views: number;
+}
+
 export interface Database {
   bestOfChoices: BestOfChoicesTable;
+  embedViews: EmbedViewsTable;
   layers: LayersTable;
   cameraAccess: CameraAccessTable;
   cameras: CamerasTable;

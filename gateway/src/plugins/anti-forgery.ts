@@ -14,6 +14,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const header = XSRF_HEADER.toLowerCase();
 const PICTURES = ['/api/Image/Get/', PICTURE_PATH_PREFIX];
+/** What the embedded player asks for on a partner's page: it sets no cookie there (docs/decisions.md). */
+const EMBEDDED_PLAYER = ['/api/Image/Timelapse/', '/api/Image/Embed/', '/api/Image/EmbedView/'];
 /** A file outside the API (scripts, styles, icons, the manifest): pages and API calls get the cookies. */
 const STATIC_FILE = /^\/(?!api\/)(?:[^/?#]+\/)*[^/?#]*\.[A-Za-z0-9]+(?:[?#]|$)/;
 
@@ -24,7 +26,10 @@ const STATIC_FILE = /^\/(?!api\/)(?:[^/?#]+\/)*[^/?#]*\.[A-Za-z0-9]+(?:[?#]|$)/;
  */
 const isCameraPush = (url: string) => url.startsWith(CAMERA_PUSH_PATH_PREFIX);
 const cookieless = (url: string) =>
-  PICTURES.some((prefix) => url.startsWith(prefix)) || STATIC_FILE.test(url) || isCameraPush(url);
+  PICTURES.some((prefix) => url.startsWith(prefix)) ||
+  EMBEDDED_PLAYER.some((prefix) => url.startsWith(prefix)) ||
+  STATIC_FILE.test(url) ||
+  isCameraPush(url);
 /** 32 random bytes, base64url. */
 const SESSION_ID = /^[\w-]{43}$/;
 

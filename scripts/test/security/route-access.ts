@@ -614,6 +614,22 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
       );
     },
   },
+  // The embedded player (embed.int.test.ts): its frame document, its beacon (the caller's own level), and the
+  // views of a page, which only its owner or an Admin reads.
+  'GET /api/Image/Embed/camera/:camera': {
+    rule: 'public',
+    cookieAuth: true,
+    build: async (m) => get(`/api/Image/Embed/camera/${m.f.camera.name}`),
+  },
+  'GET /api/Image/EmbedView/camera/:camera': {
+    rule: 'public',
+    build: async (m) => get(`/api/Image/EmbedView/camera/${m.f.camera.name}`),
+  },
+  'GET /api/Image/EmbedViews': {
+    rule: 'owner',
+    build: async (m) =>
+      get(`/api/Image/EmbedViews?camera=${m.f.camera.name}&page=${encodeURIComponent(m.f.refererUrl)}`),
+  },
   'POST /api/Image/SetPosition/set': {
     rule: 'admin',
     build: async (m) => ({

@@ -12,6 +12,7 @@ import * as timelapses from './2026-11-25-10-timelapses.ts';
 import * as outboxRequestId from './2026-11-27-01-outbox-request-id.ts';
 import * as cameraSources from './2026-11-27-02-camera-sources.ts';
 import * as cameraHealthNotices from './2026-11-27-03-camera-health-notices.ts';
+import * as embedViews from './2026-11-27-04-embed-views.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-01-cameras': cameras,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-01-outbox-request-id': outboxRequestId,
   '2026-11-27-02-camera-sources': cameraSources,
   '2026-11-27-03-camera-health-notices': cameraHealthNotices,
+  '2026-11-27-04-embed-views': embedViews,
 };

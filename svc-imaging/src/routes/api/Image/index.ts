@@ -21,6 +21,8 @@ import { captureTick, imageOf } from '../../../capture/capture-tick.ts';
 import { uploadProblem } from '../../../capture/picture-ingest.ts';
 import { createPictureDelivery, type DeliveryAnswer } from '../../../delivery/picture-delivery.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
+import { embedPassPage } from '../../../delivery/embed-pass.ts';
+import embedRoutes from './embed.ts';
 import { parsePicturePath, pictureAddress } from '../../../delivery/picture-links.ts';
 
 const IMAGE_NAME = /^\d{12}$/;
@@ -42,13 +44,14 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
   recentPicturesBytes?: number;
 }> = async (app, options) => {
   await app.register(multipart, { limits: { fileSize: UPLOAD_BYTES, files: 1, fields: 0 } });
+  const linkSecret = options.pictureLinks?.secret ?? randomBytes(32).toString('hex');
   const delivery = createPictureDelivery({
     deliveryState: (name) => app.deliveryState(name),
     namedCapture: (webcamId, name) => app.captures.named(webcamId, name),
     layersOf: (webcamId, url) => app.layersOf(webcamId, url),
     readPicture: (camera, name, quality, encoding) => app.imageStore.read(camera, name, quality, encoding),
     links: {
-      secret: options.pictureLinks?.secret ?? randomBytes(32).toString('hex'),
+      secret: linkSecret,
       baseUrl: options.pictureLinks?.baseUrl ?? '',
       windowSeconds: options.pictureLinks?.windowSeconds,
     },
@@ -73,6 +76,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       .catch(unavailable('Page owners cannot be read right now, please retry'));
   }
 
+  await app.register(embedRoutes, { secret: linkSecret, maySeePage });
+
   /** Write a delivery answer out. */
   function send(reply: FastifyReply, answer: DeliveryAnswer) {
     if ('headers' in answer && answer.headers) reply.headers(answer.headers);
@@ -95,6 +100,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
     cameraName: string,
     imageName: string | null,
     page: string | null = null,
+    pass: string | undefined = undefined,
   ) {
     if (page !== null) {
       if (!request.principal) return reply.code(401).send(errorBody(401, "Sign in to preview a page's picture"));
@@ -107,7 +113,8 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       {
         userId: caller?.actingUserId ?? null,
         roles: caller?.roles ?? [],
-        referer: page ?? request.headers.referer ?? null,
+        // A framed player's pass names the partner page its frame stands for (routes/api/Image/embed.ts).
+        referer: page ?? embedPassPage(linkSecret, pass) ?? request.headers.referer ?? null,
         accept: request.headers.accept,
       },
       cameraName,
@@ -170,7 +177,10 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         summary: "A camera's current image at the caller's quality; `page`: as that referer page gets it (its owner)",
         params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
-        querystring: Type.Object({ page: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })) }),
+        querystring: Type.Object({
+          page: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+          pass: Type.Optional(Type.String({ maxLength: 3000, description: "An embedded player frame's page pass" })),
+        }),
         response: { 302: PICTURE_REDIRECT, 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
@@ -178,7 +188,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       const cameraName = cameraNameOf(request.params.file);
       if (!cameraName)
         return reply.code(400).send(errorBody(400, 'Not a valid camera image name (expected <camera>.jpg)'));
-      return redirectToPicture(request, reply, cameraName, null, request.query.page ?? null);
+      return redirectToPicture(request, reply, cameraName, null, request.query.page ?? null, request.query.pass);
     },
   );
 
@@ -189,6 +199,9 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         summary: 'One earlier image of a camera, by its capture time yyyyMMddHHmm',
         params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
+        querystring: Type.Object({
+          pass: Type.Optional(Type.String({ maxLength: 3000, description: "An embedded player frame's page pass" })),
+        }),
         response: { 302: PICTURE_REDIRECT, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
@@ -197,7 +210,7 @@ const imageRoutes: FastifyPluginAsyncTypebox<{
       if (!isValidCameraName(request.params.camera) || !IMAGE_NAME.test(imageName)) {
         return reply.code(400).send(errorBody(400, 'Expected /api/Image/Get/camera/<camera>/<yyyyMMddHHmm>.jpg'));
       }
-      return redirectToPicture(request, reply, request.params.camera, imageName);
+      return redirectToPicture(request, reply, request.params.camera, imageName, null, request.query.pass);
     },
   );
 

@@ -4,11 +4,12 @@ import { ErrorSchema, errorBody, mediaResponse, replyNotModified } from '@lakeca
 import { Type } from 'typebox';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { callerQuality } from '../../../delivery/caller-quality.ts';
+import { embedPassPage } from '../../../delivery/embed-pass.ts';
 import { byteRangeOf, clipDayOf } from '../../../delivery/timelapse-request.ts';
 import { dayOf, isDayFinished, timelapseLevelFor } from '../../../timelapse/timelapse-maker.ts';
 
 /** A day's time-lapse clip (H.264 MP4) at the caller's quality, at most MEDIUM (1280 px). */
-const timelapseRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const timelapseRoutes: FastifyPluginAsyncTypebox<{ passSecret?: string }> = async (app, options) => {
   app.get(
     '/api/Image/Timelapse/camera/:camera/:file',
     {
@@ -16,6 +17,9 @@ const timelapseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: "A camera's day as a time-lapse clip (yyyy-MM-dd.mp4) at the caller's quality, up to 1280 px wide",
         params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
+        querystring: Type.Object({
+          pass: Type.Optional(Type.String({ maxLength: 3000, description: "An embedded player frame's page pass" })),
+        }),
         response: {
           200: mediaResponse('The clip', ['video/mp4']),
           206: mediaResponse('The part of the clip a Range asked for', ['video/mp4']),
@@ -34,11 +38,14 @@ const timelapseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!isValidCameraName(cameraName)) return reply.code(400).send(errorBody(400, 'Not a valid camera name'));
       const parsed = clipDayOf(file, dayOf(now));
       if ('problem' in parsed) return reply.code(400).send(errorBody(400, parsed.problem));
-      const spelling = otherSpelling(request.url, `/api/Image/Timelapse/camera/${cameraName}/${file}`);
+      const { pass } = request.query;
+      const canonical = `/api/Image/Timelapse/camera/${cameraName}/${file}`;
+      const spelling = otherSpelling(request.url, pass === undefined ? canonical : `${canonical}?pass=${pass}`);
       if (spelling) return reply.code(spelling.status).send(errorBody(spelling.status, spelling.message));
       const state = await app.deliveryState(cameraName);
       if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
-      const { quality, personal } = callerQuality(request, state.access);
+      const page = options.passSecret ? embedPassPage(options.passSecret, pass) : null;
+      const { quality, personal } = callerQuality(request, state.access, page);
       const level = timelapseLevelFor(quality);
       const clip = await app.timelapses.clip(state.camera, parsed.day, level);
       if (clip.status === 'no pictures')
