@@ -1,10 +1,16 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { COOKIE_NOTICE_COOKIE } from '@lakecams/contracts';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 
-/** Debian's Chromium, headless, with the background networking this closed network refuses turned off. */
-export const COOKIE_NOTICE_KEY = 'lakecams.cookie-notice-accepted';
+/** The cookie that says the cookie notice was accepted (contracts COOKIE_NOTICE_COOKIE), for every local portal. */
+const COOKIE_NOTICE_ACCEPTED = ['127.0.0.1', 'localhost'].map((domain) => ({
+  name: COOKIE_NOTICE_COOKIE,
+  value: 'yes',
+  domain,
+  path: '/',
+}));
 
 /**
  * Debian's Chromium. Pages start with the cookie notice already accepted (it would cover buttons),
@@ -21,7 +27,7 @@ export async function launchChromium(options: { firstVisit?: boolean } = {}): Pr
     context.once('close', () => open.delete(context));
     await reportPolicyViolations(context);
     if (!options.firstVisit) {
-      await context.addInitScript((key) => localStorage.setItem(key, 'yes'), COOKIE_NOTICE_KEY);
+      await context.addCookies(COOKIE_NOTICE_ACCEPTED);
     }
     return context;
   };
@@ -79,6 +85,60 @@ export function closePagesAfterEachTest(browser: () => Browser | undefined): voi
     const violations = takePolicyViolations();
     if (violations.length > 0) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
   });
+}
+
+/** Which of a page's complaints a test fails on, and where they are kept (`watchPageErrors`). */
+export interface PageErrorWatch {
+  /** Where the lines go (several pages may share one list); a new list by default. */
+  errors?: string[];
+  /** Put before each line, e.g. the path the page opened. */
+  label?: string;
+  /**
+   * Chromium logs every answer of 400 or more as a console error ("Failed to load resource"); a test that provokes
+   * such answers checks them itself and leaves these lines out.
+   */
+  ignoreFailedLoads?: boolean;
+  /** Only uncaught exceptions, not console errors (a dev build's own console talk). */
+  exceptionsOnly?: boolean;
+  /** Every console line of any type, for a failure's message. */
+  consoleLines?: string[];
+}
+
+/**
+ * Watches a page for uncaught exceptions and console errors; returns the list they are added to. (Violations of the
+ * Content-Security-Policy are caught for every page by `closePagesAfterEachTest`.)
+ */
+export function watchPageErrors(page: Page, watch: PageErrorWatch = {}): string[] {
+  const errors = watch.errors ?? [];
+  const prefix = watch.label === undefined ? '' : `${watch.label}: `;
+  page.on('pageerror', (error) => errors.push(`${prefix}${error.message}`));
+  if (watch.exceptionsOnly) return errors;
+  page.on('console', (message) => {
+    watch.consoleLines?.push(`${prefix}${message.type()} ${message.text()}`);
+    if (message.type() !== 'error') return;
+    if (watch.ignoreFailedLoads && message.text().includes('Failed to load resource')) return;
+    errors.push(`${prefix}${message.text()}`);
+  });
+  return errors;
+}
+
+/**
+ * A new page (in a context of its own, with `context`'s options) watched for errors from before it loads
+ * (`watchPageErrors`), set up by `beforeLoad` (e.g. a request held back), then sent to `url`.
+ */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  options: PageErrorWatch & {
+    context?: BrowserContextOptions;
+    beforeLoad?: (page: Page) => Promise<unknown>;
+  } = {},
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage(options.context ?? { viewport: DESKTOP });
+  const errors = watchPageErrors(page, options);
+  await options.beforeLoad?.(page);
+  await page.goto(url);
+  return { page, errors };
 }
 
 /** How Debian's Chromium is started here, by the browser tests and by Lighthouse in bench/vitals.ts. */

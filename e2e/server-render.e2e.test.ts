@@ -207,4 +207,58 @@ describe('pages rendered on the server, hydrated in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("sends the header, news, footer and a first visit's cookie notice, and hydrates them", async () => {
+    // Without JavaScript: the site's menu, the news and the footer's links are in the HTML.
+    const plain = await browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP });
+    try {
+      await plain.clearCookies();
+      const page = await plain.newPage();
+      await page.goto(`${portal.url}/webcams`);
+      const menu = page.getByRole('navigation', { name: 'Hauptmenü' });
+      expect(await menu.getByRole('link', { name: 'Anmelden' }).getAttribute('href')).toBe('/login');
+      expect(await page.getByRole('navigation', { name: 'Fusszeile' }).getByRole('link').count()).toBe(3);
+      expect(await page.getByRole('region', { name: 'Hinweis zu Cookies' }).isVisible()).toBe(true);
+      expect(await page.locator('.news-banner').count()).toBeLessThanOrEqual(1);
+      await page.screenshot({ path: join(ARTIFACTS, 'no-js-chrome-desktop.png') });
+    } finally {
+      await plain.close();
+    }
+
+    // With JavaScript: the same elements, taken over; accepting the notice keeps it out of the next page's HTML.
+    const context = await browser.newContext({ viewport: DESKTOP });
+    try {
+      await context.clearCookies();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      await page.addInitScript(() => {
+        document.addEventListener('readystatechange', () => {
+          if (document.readyState === 'interactive')
+            (window as { __serverNotice?: Element | null }).__serverNotice = document.querySelector('.cookie-notice');
+        });
+      });
+      await page.goto(`${portal.url}/datenschutz`);
+      await page.locator(`#shell-footer:not([${SERVER_RENDERED_ATTRIBUTE}])`).waitFor({ state: 'attached' });
+      expect(
+        await page.evaluate(
+          () => document.querySelector('.cookie-notice') === (window as { __serverNotice?: Element }).__serverNotice,
+        ),
+      ).toBe(true);
+      await page.getByRole('button', { name: 'Akzeptieren' }).click();
+      await page.locator('.cookie-notice').waitFor({ state: 'detached' });
+      expect(await (await fetch(`${portal.url}/datenschutz`)).text()).toContain('class="cookie-notice"');
+      const accepted = await (
+        await fetch(`${portal.url}/datenschutz`, { headers: { cookie: 'lakecams_cookie_notice=yes' } })
+      ).text();
+      expect(accepted).not.toContain('class="cookie-notice"');
+      expect(accepted).toContain('class="site-footer"');
+      expect((await context.cookies()).find((c) => c.name === 'lakecams_cookie_notice')?.value).toBe('yes');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

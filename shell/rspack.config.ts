@@ -1,13 +1,15 @@
 import { SITE_DESCRIPTION, SITE_NAME, THEME_COLOR } from '@lakecams/contracts';
-import { createAppConfig } from '@lakecams/mf-config';
+import { createAppConfig, createServerConfigs } from '@lakecams/mf-config';
 import { rspack } from '@rspack/core';
 import { readFileSync } from 'node:fs';
 
-// The page-wide tokens and element defaults go inline into index.html: the page (and a camera page's first view,
-// gateway page-meta.ts) is laid out as the remotes will show it before any script or stylesheet arrives.
+// The page-wide tokens, element defaults and the chrome's styles go inline into index.html: the page (the chrome and
+// pages the gateway renders on the server, a camera page's first view) is laid out as the browser will show it
+// before any script or stylesheet arrives.
 const baseCss = [
   import.meta.resolve('@lakecams/ui-kit/page-defaults.css'),
   import.meta.resolve('./src/styles/base.css'),
+  import.meta.resolve('./src/styles/chrome.css'),
 ]
   .map((file) => readFileSync(new URL(file), 'utf8'))
   .join('\n')
@@ -17,7 +19,7 @@ const baseCss = [
   .trim();
 
 // The root config: no static remotes; their manifests come from /remotes.json at run time.
-export default createAppConfig({
+const shell = createAppConfig({
   name: 'shell',
   appDir: import.meta.dirname,
   entry: { main: './src/index.ts' },
@@ -32,3 +34,6 @@ export default createAppConfig({
     new rspack.CopyRspackPlugin({ patterns: [{ from: 'public' }] }),
   ],
 });
+
+// The browser build and, in `server/`, the chrome's server render the gateway puts into every page.
+export default [shell, ...createServerConfigs({ beside: shell, entry: './src/server.tsx' })];

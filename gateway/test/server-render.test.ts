@@ -1,4 +1,11 @@
-import { REMOTES, SERVER_RENDER_FILE, SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
+import {
+  COOKIE_NOTICE_COOKIE,
+  NEWS_PATH,
+  PAGE_DATA_IDS,
+  REMOTES,
+  SERVER_RENDER_FILE,
+  SERVER_RENDERED_ATTRIBUTE,
+} from '@lakecams/contracts';
 import { createLogger } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -140,6 +147,72 @@ describe('pages rendered on the server', () => {
   it('takes a build rebuilt in place at the next page', async () => {
     await fakeBuild(join(root, 'mf-account', 'dist'), loginRender('neu gebaut'));
     expect(mainOf((await gateway.inject({ url: '/login' })).body)).toContain('<p>neu gebaut /login');
+  });
+});
+
+/** A shell server build that shows what the gateway handed it. */
+const chromeRender = `
+  export function renderChrome(path, data, visitor) {
+    return {
+      header: '<header>Kopf ' + path + '</header><aside>' + data.news + '</aside>',
+      footer: '<footer>Fuss</footer>' + (visitor.cookieNoticeAccepted ? '' : '<section>Cookies?</section>'),
+    };
+  }`;
+
+describe('the chrome rendered on the server', () => {
+  let root: string;
+  let gateway: FastifyInstance;
+  let closeServices: (() => Promise<void>) | undefined;
+  let news = 'Seeüberquerung am Samstag';
+
+  beforeAll(async () => {
+    root = await builtShellRoot('lakecams-chrome-render-');
+    const server = join(root, 'shell', 'dist', SERVER_RENDER_FILE);
+    await mkdir(dirname(server), { recursive: true });
+    await writeFile(server, chromeRender);
+    const stubs = await stubServices((service, app) => {
+      if (service === 'webcam') app.get(NEWS_PATH, async (_request, reply) => reply.type('text/plain').send(news));
+    });
+    closeServices = stubs.close;
+    gateway = await buildGateway({
+      logger: createLogger('error', 'test'),
+      targets: stubs.targets,
+      frontendRoot: root,
+      remotes: {},
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await closeServices?.();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const containers = (html: string) => ({
+    header: /<div id="shell-header"([^>]*)>([\s\S]*?)<\/div>\s*<main/.exec(html)?.slice(1),
+    footer: /<div id="shell-footer"([^>]*)>([\s\S]*?)<\/div>\s*<noscript/.exec(html)?.slice(1),
+  });
+
+  it('puts header, news and footer with the cookie notice into their containers, marked for the path', async () => {
+    const html = (await gateway.inject({ url: '/webcams?x=1' })).body;
+    const { header, footer } = containers(html);
+    expect(header).toEqual([
+      ` ${SERVER_RENDERED_ATTRIBUTE}="/webcams"`,
+      '<header>Kopf /webcams</header><aside>Seeüberquerung am Samstag</aside>',
+    ]);
+    expect(footer).toEqual([
+      ` ${SERVER_RENDERED_ATTRIBUTE}="/webcams"`,
+      '<footer>Fuss</footer><section>Cookies?</section>',
+    ]);
+    // The same text for the browser's first render, which hydrates it.
+    expect(html).toContain(`id="${PAGE_DATA_IDS.news}">"Seeüberquerung am Samstag"</script>`);
+  });
+
+  it('leaves the cookie notice out once the visitor accepted it, and shows the news of the moment', async () => {
+    news = 'Sturmwarnung';
+    const html = (await gateway.inject({ url: '/', headers: { cookie: `a=b; ${COOKIE_NOTICE_COOKIE}=yes` } })).body;
+    expect(containers(html).footer?.[1]).toBe('<footer>Fuss</footer>');
+    expect(containers(html).header?.[1]).toContain('<aside>Sturmwarnung</aside>');
   });
 });
 

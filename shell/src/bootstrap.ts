@@ -7,7 +7,6 @@ import { followNavigation } from './navigation.ts';
 import { dropServerRenderingOnLeave, registerRemoteApplications } from './remote-apps.ts';
 import { registerRemotesOnce } from './remote-manifests.ts';
 import { startSessionBeforeApps } from './session-start.ts';
-import './styles/chrome.css';
 
 async function startShell(): Promise<void> {
   exposeSharedInstances('shell', useState);

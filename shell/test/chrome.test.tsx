@@ -3,19 +3,29 @@ import { AUTH_PATHS, SessionContext, type Session } from '@lakecams/session';
 import { createTestSession, jsonResponse, testUser, testUserSummary } from '@lakecams/session/testing';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Chrome } from '../src/chrome/chrome.tsx';
+import { ChromeFooter, ChromeHeader } from '../src/chrome/chrome.tsx';
 
-/** The chrome as the shell mounts it: header here, footer (and cookie notice) in its own element. */
+/** The chrome as the shell mounts it: header here, footer (and cookie notice) in its own element and root. */
 function renderChrome(session: Session) {
   const footer = document.createElement('div');
   document.body.append(footer);
   render(
     <SessionContext.Provider value={session}>
-      <Chrome footerElement={footer} />
+      <ChromeHeader />
     </SessionContext.Provider>,
+  );
+  render(
+    <SessionContext.Provider value={session}>
+      <ChromeFooter />
+    </SessionContext.Provider>,
+    { container: footer },
   );
   return footer;
 }
+
+const forgetCookieNotice = () => {
+  document.cookie = 'lakecams_cookie_notice=; Path=/; Max-Age=0';
+};
 
 describe('Chrome', () => {
   afterEach(() => {
@@ -133,6 +143,7 @@ describe('news banner and cookie notice', () => {
   afterEach(() => {
     cleanup();
     localStorage.clear();
+    forgetCookieNotice();
   });
 
   it('shows the news below the header and refetches it on login and logout', async () => {

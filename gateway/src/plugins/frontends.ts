@@ -1,5 +1,13 @@
 import fastifyStatic from '@fastify/static';
-import { CAMERA_LIST_PAGES, type CameraListItem, PAGE_DATA_IDS, type PageData, REMOTES } from '@lakecams/contracts';
+import {
+  CAMERA_LIST_PAGES,
+  type CameraListItem,
+  cookieNoticeAccepted,
+  NEWS_PATH,
+  PAGE_DATA_IDS,
+  type PageData,
+  REMOTES,
+} from '@lakecams/contracts';
 import { errorBody, unavailable } from '@lakecams/service-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -22,7 +30,12 @@ import {
   wantsDevSources,
   withScriptNonce,
 } from '../security-headers.ts';
-import { createServerRenderer, withServerRendering } from './server-render.ts';
+import {
+  createChromeRenderer,
+  createServerRenderer,
+  withChromeRendering,
+  withServerRendering,
+} from './server-render.ts';
 
 export interface FrontendsOptions {
   /** Folder holding `shell/dist` and `<remote>/dist` (the repository root by default). */
@@ -193,12 +206,23 @@ export async function frontendsPlugin(
     return answer.statusCode === 200 ? answer.json() : undefined;
   }
 
+  /** The news below the header as an anonymous visitor gets it; undefined when it cannot be had now. */
+  async function newsText(): Promise<string | undefined> {
+    const answer = await app.inject({ url: NEWS_PATH }).catch(() => null);
+    return answer?.statusCode === 200 ? answer.body : undefined;
+  }
+
   /**
    * What the page's code would ask for first: the remote manifests on every page; the page settings and the camera
    * list where the cameras are shown. Written into its HTML, and handed to its server rendering.
    */
   async function startData(path: string, log: FastifyBaseLogger): Promise<PageData> {
-    const data: PageData = { [PAGE_DATA_IDS.remoteManifests]: await options.remoteManifests(log) };
+    const [manifests, news] = await Promise.all([options.remoteManifests(log), newsText()]);
+    const data: PageData = {
+      [PAGE_DATA_IDS.remoteManifests]: manifests,
+      [PAGE_DATA_IDS.renderedAt]: Date.now(),
+      ...(news === undefined ? {} : { [PAGE_DATA_IDS.news]: news }),
+    };
     if (!CAMERA_LIST_PAGES.includes(path)) return data;
     const cameras = await cameraList().catch(() => undefined);
     data[PAGE_DATA_IDS.pageConfig] = pageConfig;
@@ -213,6 +237,15 @@ export async function frontendsPlugin(
   }
 
   const renderOnServer = createServerRenderer(options.frontendRoot);
+  // Only the shell this gateway serves itself: one from elsewhere (Kubernetes' shell image) renders in the browser.
+  const renderChrome = hasShell ? createChromeRenderer(shellDir) : null;
+
+  /** The chrome in its containers, for a visitor who has or has not accepted the cookie notice. */
+  async function withChrome(request: FastifyRequest, html: string, path: string, data: PageData): Promise<string> {
+    const visitor = { cookieNoticeAccepted: cookieNoticeAccepted(request.headers.cookie) };
+    const chrome = await renderChrome?.(path, data, visitor, request.log);
+    return chrome ? withChromeRendering(html, path, chrome) : html;
+  }
 
   /**
    * index.html with the page's description and share preview (crawlers run no JavaScript), and the page's first
@@ -225,8 +258,9 @@ export async function frontendsPlugin(
     const origin = publicUrl ?? '';
     const name = cameraOfPage(path);
     const camera = name ? await cameraNamed(name) : undefined;
-    if (camera) return withFirstView(withPageMeta(html, cameraPageMeta(origin, camera)), camera);
-    const described = withPageMeta(html, sitePageMeta(origin, path));
+    const chromed = await withChrome(request, html, path, data);
+    if (camera) return withFirstView(withPageMeta(chromed, cameraPageMeta(origin, camera)), camera);
+    const described = withPageMeta(chromed, sitePageMeta(origin, path));
     // A browser on a developer's remote runs another build than the one this gateway would render with.
     if (wantsDevSources(request.url, request.headers.cookie)) return described;
     const manifests = (data[PAGE_DATA_IDS.remoteManifests] ?? {}) as Record<string, string>;

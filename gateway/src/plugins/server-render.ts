@@ -1,4 +1,5 @@
 import {
+  type ChromeRender,
   matchPageRoute,
   type PageData,
   REMOTES,
@@ -111,15 +112,19 @@ async function stylesheetsOf(dir: string, manifestUrl: string): Promise<string[]
     .map((file) => base + file);
 }
 
-async function importRender(file: string, version: string): Promise<ServerRender> {
+/** The function `name` of a server build, imported with the shared modules in place. */
+async function importExport<T>(file: string, version: string, name: string): Promise<T> {
   await provideSharedModules();
   // The version in the URL: Node keeps a module for good, and a build rebuilt in place is a new one.
-  const module = (await import(`${pathToFileURL(file).href}?v=${encodeURIComponent(version)}`)) as {
-    render?: unknown;
-  };
-  if (typeof module.render !== 'function') throw new Error(`${file} exports no render function`);
-  return module.render as ServerRender;
+  const module = (await import(`${pathToFileURL(file).href}?v=${encodeURIComponent(version)}`)) as Record<
+    string,
+    unknown
+  >;
+  if (typeof module[name] !== 'function') throw new Error(`${file} exports no ${name} function`);
+  return module[name] as T;
 }
+
+const importRender = (file: string, version: string) => importExport<ServerRender>(file, version, 'render');
 
 /**
  * Renders a page with its remote's server build. A build is loaded once per manifest URL and file version, so a
@@ -188,4 +193,46 @@ export function withServerRendering(html: string, rendering: ServerRendering): s
   return html
     .replace(main, (_all, attributes: string) => `<main id="main"${attributes}>${container}</main>`)
     .replace(/<\/head>/i, () => `${links}</head>`);
+}
+
+/** The chrome's markup for the two containers around `<main>`. */
+export type ChromeRenderer = (
+  path: string,
+  data: PageData,
+  visitor: Parameters<ChromeRender>[2],
+  log: FastifyBaseLogger,
+) => Promise<ReturnType<ChromeRender> | null>;
+
+/**
+ * Renders the shell's chrome with the shell's server build (`<shellDir>/server/render.mjs`), loaded again when it
+ * was rebuilt; null (the chrome renders in the browser) when there is none or it fails.
+ */
+export function createChromeRenderer(shellDir: string): ChromeRenderer {
+  const file = join(shellDir, SERVER_RENDER_FILE);
+  let loaded: { version: string; render: Promise<ChromeRender> } | null = null;
+  return async (path, data, visitor, log) => {
+    const version = await fileVersion(file);
+    if (!version) return null;
+    if (loaded?.version !== version) {
+      const render = importExport<ChromeRender>(file, version, 'renderChrome');
+      render.catch((error: unknown) =>
+        log.error({ err: error, file }, "the shell's server build cannot be loaded; the chrome renders in the browser"),
+      );
+      loaded = { version, render };
+    }
+    try {
+      return (await loaded.render)(path, data, visitor);
+    } catch (error) {
+      log.error({ err: error, path }, 'rendering the chrome failed; it renders in the browser');
+      return null;
+    }
+  };
+}
+
+/** The page with the chrome rendered into `#shell-header` and `#shell-footer`, marked for the path it shows. */
+export function withChromeRendering(html: string, path: string, chrome: ReturnType<ChromeRender>): string {
+  const mark = `${SERVER_RENDERED_ATTRIBUTE}="${escapeHtml(path)}"`;
+  return html
+    .replace(/<div id="shell-header"><\/div>/i, () => `<div id="shell-header" ${mark}>${chrome.header}</div>`)
+    .replace(/<div id="shell-footer"><\/div>/i, () => `<div id="shell-footer" ${mark}>${chrome.footer}</div>`);
 }

@@ -116,11 +116,14 @@ export const SITE_NAME = 'Seecam Zürichsee';
 
 /**
  * What the gateway writes into a page's HTML as `<script type="application/json" id="…">`, so the page's code
- * starts with it instead of asking for it: `/remotes.json` on every page, `/config.json` and the camera list
- * (`GET /api/Webcam/GetImages`) on the pages that show the cameras.
+ * starts with it instead of asking for it: `/remotes.json`, the news text and the moment the page was made on
+ * every page, `/config.json` and the camera list (`GET /api/Webcam/GetImages`) on the pages that show the cameras.
  */
 export const PAGE_DATA_IDS = {
   remoteManifests: 'remote-manifests',
+  news: 'news',
+  /** Milliseconds since the epoch when the server rendered the page: picture ages read the same when hydrated. */
+  renderedAt: 'rendered-at',
   pageConfig: 'page-config',
   cameraList: 'camera-list',
 } as const;
@@ -168,6 +171,31 @@ export const SERVER_SHARED_MODULES = [
 
 /** The page's markup for `url` (path and query), or null when this remote does not render that page on the server. */
 export type ServerRender = (url: string, data?: PageData) => string | null;
+
+/**
+ * The shell's server build (SERVER_RENDER_FILE in its dist) exports `renderChrome`: header with news, and footer
+ * with the cookie notice, as the chrome's first render in the browser shows them, for its two containers.
+ */
+export type ChromeRender = (
+  path: string,
+  data: PageData,
+  visitor: { cookieNoticeAccepted: boolean },
+) => { header: string; footer: string };
+
+/** Set when the visitor accepts the cookie notice, so the server leaves it out of the next pages. */
+export const COOKIE_NOTICE_COOKIE = 'lakecams_cookie_notice';
+const COOKIE_NOTICE_ACCEPTED = `${COOKIE_NOTICE_COOKIE}=yes`;
+
+/** Whether a `Cookie` header (or `document.cookie`) says the cookie notice was accepted. */
+export const cookieNoticeAccepted = (cookies: string | undefined): boolean =>
+  (cookies ?? '').split(/;\s*/).includes(COOKIE_NOTICE_ACCEPTED);
+
+/** The cookie that remembers the acceptance for a year (`Secure` on an https page). */
+export const cookieNoticeAcceptance = (secure: boolean): string =>
+  `${COOKIE_NOTICE_ACCEPTED}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+/** The news text below the header (plain text), which the gateway also writes into each page. */
+export const NEWS_PATH = '/api/News/News/news';
 
 /**
  * On the container the gateway renders a remote's page into, the path it was rendered for: the remote hydrates it

@@ -1,6 +1,9 @@
-import { StrictMode } from 'react';
-import { reactLifecycles } from '../react-lifecycles.ts';
-import { Chrome } from './chrome.tsx';
+import { SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
+import { type ReactNode, StrictMode } from 'react';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { ChromeFooter, ChromeHeader } from './chrome.tsx';
+
+export const CHROME_CONTAINERS = { header: 'shell-header', footer: 'shell-footer' } as const;
 
 function requiredElement(id: string): HTMLElement {
   const element = document.getElementById(id);
@@ -8,12 +11,44 @@ function requiredElement(id: string): HTMLElement {
   return element;
 }
 
-/** The shell's own single-spa application, active on every path. */
-export function chromeLifecycles() {
-  return reactLifecycles(
-    () => requiredElement('shell-header'),
-    <StrictMode>
-      <Chrome footerElement={requiredElement('shell-footer')} />
-    </StrictMode>,
-  );
+/**
+ * Hydrates what the gateway rendered into the container for the page now open (server.tsx), or renders anew; the
+ * mark is taken away either way.
+ */
+function rootIn(container: HTMLElement, element: ReactNode): Root {
+  const renderedAt = container.getAttribute(SERVER_RENDERED_ATTRIBUTE);
+  container.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
+  if (renderedAt === window.location.pathname) return hydrateRoot(container, element);
+  container.replaceChildren();
+  const root = createRoot(container);
+  root.render(element);
+  return root;
+}
+
+/** The shell's own single-spa application, active on every path: header and footer, two roots. */
+export function chromeLifecycles(): Record<'bootstrap' | 'mount' | 'unmount', () => Promise<void>> {
+  let roots: Root[] = [];
+  return {
+    bootstrap: async () => {},
+    mount: async () => {
+      roots = [
+        rootIn(
+          requiredElement(CHROME_CONTAINERS.header),
+          <StrictMode>
+            <ChromeHeader />
+          </StrictMode>,
+        ),
+        rootIn(
+          requiredElement(CHROME_CONTAINERS.footer),
+          <StrictMode>
+            <ChromeFooter />
+          </StrictMode>,
+        ),
+      ];
+    },
+    unmount: async () => {
+      for (const root of roots) root.unmount();
+      roots = [];
+    },
+  };
 }

@@ -1,4 +1,3 @@
-import { createPortal } from 'react-dom';
 import { CookieNotice } from './cookie-notice.tsx';
 import { FlashNotice } from './flash-notice.tsx';
 import { NewsBanner } from './news-banner.tsx';
@@ -6,8 +5,8 @@ import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
 import { useLocationPath } from './use-location-path.ts';
 
-/** Header and news above, footer and cookie notice below the remotes' containers; one React root. */
-export function Chrome({ footerElement }: { footerElement: HTMLElement }) {
+/** Above the remotes' containers (`#shell-header`): skip link, header, news and the last action's notice. */
+export function ChromeHeader() {
   const currentPath = useLocationPath();
   return (
     <>
@@ -17,13 +16,17 @@ export function Chrome({ footerElement }: { footerElement: HTMLElement }) {
       <SiteHeader currentPath={currentPath} />
       <NewsBanner />
       <FlashNotice currentPath={currentPath} />
-      {createPortal(
-        <>
-          <SiteFooter currentPath={currentPath} />
-          <CookieNotice currentPath={currentPath} />
-        </>,
-        footerElement,
-      )}
+    </>
+  );
+}
+
+/** Below them (`#shell-footer`): footer and cookie notice. Its own root, so the server renders it in place. */
+export function ChromeFooter() {
+  const currentPath = useLocationPath();
+  return (
+    <>
+      <SiteFooter currentPath={currentPath} />
+      <CookieNotice currentPath={currentPath} />
     </>
   );
 }

@@ -1,9 +1,16 @@
-import { useState } from 'react';
+import { cookieNoticeAcceptance, cookieNoticeAccepted } from '@lakecams/contracts';
+import { useEffect, useState } from 'react';
+import { useChromeServerState } from './chrome-server.ts';
 import { SiteLink } from './site-link.tsx';
 
+/** Where this browser remembered the acceptance before the cookie did (still honoured, then moved). */
 export const COOKIE_NOTICE_KEY = 'lakecams.cookie-notice-accepted';
 
-function alreadyAccepted(): boolean {
+function rememberAcceptance(): void {
+  document.cookie = cookieNoticeAcceptance(window.location.protocol === 'https:');
+}
+
+function acceptedEarlierInThisBrowser(): boolean {
   try {
     return localStorage.getItem(COOKIE_NOTICE_KEY) === 'yes';
   } catch {
@@ -11,16 +18,23 @@ function alreadyAccepted(): boolean {
   }
 }
 
-/** Shown at the first visit until accepted; the acceptance is remembered in this browser (docs/product.md §3.6). */
+/**
+ * Shown at the first visit until accepted; the acceptance is remembered in a cookie, so the server renders the
+ * next pages without it (docs/product.md §3.6). The first render shows what the server rendered.
+ */
 export function CookieNotice({ currentPath }: { currentPath: string }) {
-  const [accepted, setAccepted] = useState(alreadyAccepted);
+  const server = useChromeServerState();
+  const [accepted, setAccepted] = useState(() =>
+    server ? server.cookieNoticeAccepted : cookieNoticeAccepted(document.cookie),
+  );
+  useEffect(() => {
+    if (accepted || !acceptedEarlierInThisBrowser()) return;
+    rememberAcceptance();
+    setAccepted(true);
+  }, [accepted]);
   if (accepted) return null;
   const accept = () => {
-    try {
-      localStorage.setItem(COOKIE_NOTICE_KEY, 'yes');
-    } catch {
-      // Private mode: the notice returns at the next visit, nothing worse.
-    }
+    rememberAcceptance();
     setAccepted(true);
   };
   return (

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { useChromeServerState } from './chrome-server.ts';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('popstate', onChange);
@@ -9,7 +10,15 @@ function subscribe(onChange: () => void): () => void {
   };
 }
 
-/** The current path, kept fresh by single-spa's routing events (it patches pushState to fire popstate). */
+/**
+ * The current path, kept fresh by single-spa's routing events (it patches pushState to fire popstate); on the
+ * server the path the page is rendered for, which is where the browser hydrates it.
+ */
 export function useLocationPath(): string {
-  return useSyncExternalStore(subscribe, () => window.location.pathname);
+  const server = useChromeServerState();
+  return useSyncExternalStore(
+    subscribe,
+    () => window.location.pathname,
+    () => server?.path ?? window.location.pathname,
+  );
 }
