@@ -289,16 +289,24 @@ export class SeecamPlayer extends HTMLElement {
       const image = JSON.parse((event as MessageEvent<string>).data) as Picture;
       if (this.webcamId === null || image.webcamId !== this.webcamId) return;
       if (this.pass && this.passEndsSoon()) return location.reload();
-      this.newest = image.name;
+      // Pictures may arrive out of order (an upload of an earlier minute): each joins the day in its place.
+      const newest = !this.newest || image.name > this.newest;
+      if (newest) this.newest = image.name;
       const history = this.history;
       const day = `${image.name.slice(0, 4)}-${image.name.slice(4, 6)}-${image.name.slice(6, 8)}`;
-      if (history && history.day === day && !history.images.some((known) => known.name === image.name)) {
-        history.images.push(image);
-        if (!history.days.includes(day)) history.days.unshift(day);
+      if (history && history.day === day) {
+        const at = history.images.findIndex((known) => known.name >= image.name);
+        if (at === -1) history.images.push(image);
+        else if (history.images[at]?.name !== image.name) history.images.splice(at, 0, image);
         this.ui.slider.max = String(history.images.length - 1);
-        if (this.follow) this.ui.slider.value = this.ui.slider.max;
+        const shownAt = history.images.findIndex((known) => known.name === this.shown);
+        if (shownAt >= 0) this.ui.slider.value = String(shownAt);
       }
-      if (this.follow) this.show(image.name);
+      if (history && !history.days.includes(day)) history.days.unshift(day);
+      if (this.follow && newest) {
+        if (history?.day === day) this.ui.slider.value = this.ui.slider.max;
+        this.show(image.name);
+      }
     });
   }
 

@@ -4,7 +4,7 @@
  * allows no inline styles still shows the player as designed.
  */
 export const CSS = `
-:host{display:block;position:relative;max-width:100%;color:#fff;font:13px/1.3 system-ui,-apple-system,"Segoe UI",sans-serif;background:#0b1d2a;border-radius:6px;overflow:hidden;contain:content}
+:host{display:block;position:relative;width:640px;max-width:100%;color:#fff;font:13px/1.3 system-ui,-apple-system,"Segoe UI",sans-serif;background:#0b1d2a;border-radius:6px;overflow:hidden;contain:content}
 :host([hidden]){display:none}
 :host([size=fill]){width:100%;height:100%;border-radius:0}
 .p{display:flex;flex-direction:column;height:100%}
