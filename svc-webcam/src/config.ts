@@ -1,6 +1,6 @@
 import { BaseConfigSchema, loadConfig } from '@lakecams/service-kit';
 import { type Static, Type } from 'typebox';
-import type { WebcamServiceOptions } from './app.ts';
+import type { WebcamServiceOptions } from './options.ts';
 
 /**
  * svc-webcam's settings from the environment, read by its own process (server.ts) and by the embedded

@@ -1,4 +1,6 @@
-import type { WebcamType } from '@lakecams/contracts';
+import { DEMO_SOURCE_BASE, DEMO_SOURCE_PATH, type WebcamType } from '@lakecams/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebcamRepository } from './repositories/webcam-repository.ts';
 
 /** Demo cameras around the upper Lake Zurich (Obersee side), with their initial position. */
 export interface DemoCamera {
@@ -97,3 +99,18 @@ export const DEMO_CAMERAS: readonly DemoCamera[] = [
 
 export const DEMO_NEWS =
   'Willkommen bei den Webcams am Zürichsee! Die Demo-Kameras zeigen Standorte rund um den oberen Zürichsee.';
+
+/**
+ * Fills an empty database with the demo cameras and a news text, and announces them with their first
+ * position (svc-imaging owns positions). Their URLs are `<DEMO_SOURCE_BASE>/<name>.jpg`, which svc-imaging
+ * renders itself; on later starts demo cameras an earlier portal pointed at its own address are re-pointed.
+ */
+export async function seedDemoCameras(webcams: WebcamRepository, log: FastifyBaseLogger): Promise<void> {
+  const announced = await webcams.seedDemo({
+    cameras: DEMO_CAMERAS,
+    news: DEMO_NEWS,
+    base: DEMO_SOURCE_BASE,
+    sourcePath: DEMO_SOURCE_PATH,
+  });
+  if (announced) log.info({ cameras: announced }, 'demo cameras seeded or re-pointed');
+}

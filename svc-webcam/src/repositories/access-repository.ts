@@ -1,10 +1,8 @@
 import type { CameraConfiguration, Quality, RefererBooking, UserRef } from '@lakecams/contracts';
 import { AccessChanged } from '@lakecams/contracts/messages';
 import { inTransaction, type KnownUser, type KnownUserStore, publishEvent } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, WebcamsTable } from '../../database.ts';
+import type { Database, WebcamsTable } from '../database.ts';
 
 export type { CameraConfiguration, RefererBooking, UserRef } from '@lakecams/contracts';
 
@@ -238,16 +236,3 @@ export function createAccessRepository(db: Kysely<Database>) {
 }
 
 export type AccessRepository = ReturnType<typeof createAccessRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    accessRepository: AccessRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('accessRepository', createAccessRepository(db));
-  },
-  { name: 'access-repository', dependencies: ['database'] },
-);

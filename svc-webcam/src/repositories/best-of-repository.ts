@@ -1,10 +1,8 @@
 import type { BestOf, CameraBestOf } from '@lakecams/contracts';
 import { BestOfChosen } from '@lakecams/contracts/messages';
 import { inTransaction, publishEvent } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database } from '../../database.ts';
+import type { Database } from '../database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -109,16 +107,3 @@ export function createBestOfRepository(db: Db) {
 }
 
 export type BestOfRepository = ReturnType<typeof createBestOfRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    bestOfRepository: BestOfRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('bestOfRepository', createBestOfRepository(db));
-  },
-  { name: 'best-of-repository', dependencies: ['database'] },
-);

@@ -1,11 +1,9 @@
 import type { CameraListItem, CapturedImage, Image, Webcam } from '@lakecams/contracts';
 import { CameraDeleted, CameraUpserted } from '@lakecams/contracts/messages';
 import { inTransaction, publishEvent } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
-import type { Database, NewWebcam, WebcamImageRow } from '../../database.ts';
-import type { DemoCamera } from '../../demo-cameras.ts';
+import type { Database, NewWebcam, WebcamImageRow } from '../database.ts';
+import type { DemoCamera } from '../demo-cameras.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -271,16 +269,3 @@ export function createWebcamRepository(db: Db) {
 }
 
 export type WebcamRepository = ReturnType<typeof createWebcamRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    webcamRepository: WebcamRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('webcamRepository', createWebcamRepository(db));
-  },
-  { name: 'webcam-repository', dependencies: ['database'] },
-);

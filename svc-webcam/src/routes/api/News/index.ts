@@ -3,8 +3,9 @@ import { NEWS_MAX_LENGTH } from '@lakecams/contracts';
 import { ADMIN_ROLE, booleanTextResponse, replyTrue } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import { ErrorSchema } from '../../../schemas.ts';
+import type { WebcamComposition } from '../../../composition.ts';
 
-const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const newsRoutes: FastifyPluginAsyncTypebox<Pick<WebcamComposition, 'webcams'>> = async (app, { webcams }) => {
   app.get(
     '/api/News/News/news',
     {
@@ -15,7 +16,7 @@ const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(await app.webcamRepository.news()),
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(await webcams.news()),
   );
 
   app.put(
@@ -29,7 +30,7 @@ const newsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await app.webcamRepository.setNews(request.body.text.trim());
+      await webcams.setNews(request.body.text.trim());
       return replyTrue(reply);
     },
   );

@@ -15,6 +15,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { presentCamera, seesCameraSource } from '../../../camera-presentation.ts';
 import { ErrorSchema, WebcamSchema } from '../../../schemas.ts';
+import type { WebcamComposition } from '../../../composition.ts';
 
 const Uuid = Type.String({ format: 'uuid' });
 const QualitySchema = Type.Enum([...QUALITIES]);
@@ -41,13 +42,15 @@ const WebcamIdQuery = Type.Object({ webcamId: Id() });
 const dayOf = (value: string) => value.slice(0, 10);
 
 /** The Webcam calls that change or reveal administration data; Admin-only unless noted. */
-const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const webcamAdministrationRoutes: FastifyPluginAsyncTypebox<
+  Pick<WebcamComposition, 'webcams' | 'access' | 'messaging'>
+> = async (app, { webcams, access, messaging }) => {
   const admin = app.requireRole(ADMIN_ROLE);
   const unknownCamera = (reply: FastifyReply, id: number) =>
     reply.code(404).send(errorBody(404, `No camera with id ${id}`));
-  const cameraExists = async (id: number) => (await app.webcamRepository.byId(id)) !== undefined;
+  const cameraExists = async (id: number) => (await webcams.byId(id)) !== undefined;
   /** The first of these users svc-identity never announced, if any: nothing is stored for nobody. */
-  const firstUnknownUser = (userIds: string[]) => app.accessRepository.firstUnknownUser(userIds);
+  const firstUnknownUser = (userIds: string[]) => access.firstUnknownUser(userIds);
   const unknownUser = (reply: FastifyReply, id: string) => reply.code(404).send(errorBody(404, `No such user ${id}`));
 
   app.post(
@@ -71,12 +74,12 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { id, webcamType = 'STATIC', ...camera } = request.body;
-      if (await app.webcamRepository.nameTaken(camera.name, id || undefined)) {
+      if (await webcams.nameTaken(camera.name, id || undefined)) {
         return reply.code(409).send(errorBody(409, `A camera named ${camera.name} exists already`));
       }
-      const saved = await app.webcamRepository.save({ ...camera, webcamType, id: id || undefined });
+      const saved = await webcams.save({ ...camera, webcamType, id: id || undefined });
       if (!saved) return unknownCamera(reply, id as number);
-      await app.cameraListChanged();
+      await messaging.cameraListChanged();
       return replyTrue(reply);
     },
   );
@@ -92,9 +95,9 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const removed = await app.webcamRepository.remove(request.body.id);
+      const removed = await webcams.remove(request.body.id);
       if (!removed) return unknownCamera(reply, request.body.id);
-      await app.cameraListChanged();
+      await messaging.cameraListChanged();
       return replyTrue(reply);
     },
   );
@@ -111,7 +114,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) =>
       (await cameraExists(request.query.webcamId))
-        ? app.accessRepository.permittedUsers(request.query.webcamId)
+        ? access.permittedUsers(request.query.webcamId)
         : unknownCamera(reply, request.query.webcamId),
   );
 
@@ -134,7 +137,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const userIds = request.body.map((user) => (typeof user === 'string' ? user : user.id).toLowerCase());
       const unknown = await firstUnknownUser(userIds);
       if (unknown) return unknownUser(reply, unknown);
-      await app.accessRepository.setPermittedUsers(webcamId, userIds);
+      await access.setPermittedUsers(webcamId, userIds);
       return replyTrue(reply);
     },
   );
@@ -151,7 +154,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) =>
       (await cameraExists(request.query.webcamId))
-        ? app.accessRepository.configurations(request.query.webcamId)
+        ? access.configurations(request.query.webcamId)
         : unknownCamera(reply, request.query.webcamId),
   );
 
@@ -175,7 +178,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await cameraExists(webcamId))) return unknownCamera(reply, webcamId);
       const unknown = userId && (await firstUnknownUser([userId]));
       if (unknown) return unknownUser(reply, unknown);
-      await app.accessRepository.setConfiguration(webcamId, userId, quality as Quality);
+      await access.setConfiguration(webcamId, userId, quality as Quality);
       return replyTrue(reply);
     },
   );
@@ -191,7 +194,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const webcamId = await app.accessRepository.removeConfiguration(request.query.configurationId);
+      const webcamId = await access.removeConfiguration(request.query.configurationId);
       if (!webcamId) return reply.code(404).send(errorBody(404, 'Configuration not found'));
       return replyTrue(reply);
     },
@@ -209,7 +212,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) =>
       (await cameraExists(request.query.webcamId))
-        ? app.accessRepository.bookings(request.query.webcamId)
+        ? access.bookings(request.query.webcamId)
         : unknownCamera(reply, request.query.webcamId),
   );
 
@@ -243,14 +246,14 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       let url: string | null = null;
       let refererUserText = request.body.refererUserText ?? null;
       if (refererUserId) {
-        const referer = await app.refererUsers
+        const referer = await messaging.refererUsers
           .lookup(refererUserId)
           .catch(unavailable('Referer users cannot be read right now, please retry'));
         if (!referer) return reply.code(400).send(errorBody(400, `Unknown referer user ${refererUserId}`));
         url = referer.url;
         refererUserText = `${referer.userEmail} – ${referer.url}`;
       }
-      const saved = await app.accessRepository.saveBooking({
+      const saved = await access.saveBooking({
         id: id || undefined,
         webcamId,
         start: dayOf(start),
@@ -277,7 +280,7 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { webcamId, refererId } = request.query;
-      if (!(await app.accessRepository.removeBooking(webcamId, refererId))) {
+      if (!(await access.removeBooking(webcamId, refererId))) {
         return reply.code(404).send(errorBody(404, `No booking ${refererId} on camera ${webcamId}`));
       }
       return replyTrue(reply);
@@ -295,10 +298,10 @@ const webcamAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const principal = request.principal;
-      const cameras = await app.webcamRepository.cameras();
+      const cameras = await webcams.cameras();
       const permitted = seesCameraSource(principal)
         ? null
-        : new Set(await app.accessRepository.permittedCameraIds(principal?.actingUserId as string));
+        : new Set(await access.permittedCameraIds(principal?.actingUserId as string));
       return Object.fromEntries(
         cameras
           .filter((c) => !permitted || permitted.has(c.id))

@@ -4,6 +4,7 @@ import { ADMIN_ROLE, Day, errorBody } from '@lakecams/service-kit';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorSchema } from '../../../schemas.ts';
+import type { WebcamComposition } from '../../../composition.ts';
 
 const CameraName = Type.String({ pattern: CAMERA_NAME_PATTERN, maxLength: 64 });
 const Month = Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', maxLength: 7 });
@@ -27,9 +28,12 @@ const isoDay = (key: string) => `${key.slice(0, 4)}-${key.slice(4, 6)}-${key.sli
 const today = () => isoDay(imageNameOf(new Date()).slice(0, 8));
 
 /** Best of day (chosen by score or by an admin) and the calendar of days with pictures. */
-const bestOfRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const bestOfRoutes: FastifyPluginAsyncTypebox<Pick<WebcamComposition, 'webcams' | 'bestOf'>> = async (
+  app,
+  { webcams, bestOf },
+) => {
   const admin = app.requireRole(ADMIN_ROLE);
-  const cameraNamed = async (name: string) => (await app.webcamRepository.cameras({ name }))[0];
+  const cameraNamed = async (name: string) => (await webcams.cameras({ name }))[0];
   const unknownCamera = (reply: FastifyReply, name: string) =>
     reply.code(404).send(errorBody(404, `Unknown camera ${name}`));
   const noPictures = (reply: FastifyReply, name: string, day: string) =>
@@ -48,7 +52,7 @@ const bestOfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { name, day } = request.query;
       const webcam = await cameraNamed(name);
       if (!webcam) return unknownCamera(reply, name);
-      const best = await app.bestOfRepository.bestOf(webcam.id, dayKey(day));
+      const best = await bestOf.bestOf(webcam.id, dayKey(day));
       return best ?? noPictures(reply, name, day);
     },
   );
@@ -67,7 +71,7 @@ const bestOfRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const day = request.query.day ?? today();
-      return { day, today: today(), pictures: await app.bestOfRepository.bestOfDay(dayKey(day)) };
+      return { day, today: today(), pictures: await bestOf.bestOfDay(dayKey(day)) };
     },
   );
 
@@ -91,11 +95,11 @@ const bestOfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (image.slice(0, 8) !== dayKey(day)) {
         return reply.code(400).send(errorBody(400, `Picture ${image} was not taken on ${day}`));
       }
-      if (!(await app.bestOfRepository.hasImage(webcam.id, image))) {
+      if (!(await bestOf.hasImage(webcam.id, image))) {
         return reply.code(404).send(errorBody(404, `Camera ${name} has no picture ${image}`));
       }
-      await app.bestOfRepository.choose(webcam.id, dayKey(day), image);
-      return (await app.bestOfRepository.bestOf(webcam.id, dayKey(day))) ?? noPictures(reply, name, day);
+      await bestOf.choose(webcam.id, dayKey(day), image);
+      return (await bestOf.bestOf(webcam.id, dayKey(day))) ?? noPictures(reply, name, day);
     },
   );
 
@@ -113,8 +117,8 @@ const bestOfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { name, day } = request.query;
       const webcam = await cameraNamed(name);
       if (!webcam) return unknownCamera(reply, name);
-      await app.bestOfRepository.choose(webcam.id, dayKey(day), null);
-      return (await app.bestOfRepository.bestOf(webcam.id, dayKey(day))) ?? noPictures(reply, name, day);
+      await bestOf.choose(webcam.id, dayKey(day), null);
+      return (await bestOf.bestOf(webcam.id, dayKey(day))) ?? noPictures(reply, name, day);
     },
   );
 
@@ -140,7 +144,7 @@ const bestOfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { name, month } = request.query;
       const webcam = await cameraNamed(name);
       if (!webcam) return unknownCamera(reply, name);
-      const found = await app.webcamRepository.imageDays(webcam.id, month.replace('-', ''));
+      const found = await webcams.imageDays(webcam.id, month.replace('-', ''));
       return {
         camera: webcam.name,
         month,

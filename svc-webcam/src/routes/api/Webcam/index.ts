@@ -4,6 +4,7 @@ import { Day, errorBody, Id, replyNotModified } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import { presentCamera } from '../../../camera-presentation.ts';
 import { CameraListItemSchema, ErrorSchema, ImageSchema, WebcamSchema } from '../../../schemas.ts';
+import type { WebcamComposition } from '../../../composition.ts';
 
 const NameFilter = Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })) });
 
@@ -13,7 +14,10 @@ function dayKey(day: string | undefined): string {
 }
 const isoDay = (key: string) => `${key.slice(0, 4)}-${key.slice(4, 6)}-${key.slice(6, 8)}`;
 
-const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const webcamRoutes: FastifyPluginAsyncTypebox<Pick<WebcamComposition, 'webcams' | 'cameraList'>> = async (
+  app,
+  { webcams, cameraList },
+) => {
   app.get(
     '/api/Webcam/GetImages',
     {
@@ -24,7 +28,7 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const list = await app.cameraListResponse(request.query.name);
+      const list = await cameraList.response(request.query.name);
       reply
         .header('vary', 'Accept-Encoding')
         .header('cache-control', 'no-cache')
@@ -47,9 +51,7 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      (await app.webcamRepository.cameras({ name: request.query.name })).map((camera) =>
-        presentCamera(camera, request.principal),
-      ),
+      (await webcams.cameras({ name: request.query.name })).map((camera) => presentCamera(camera, request.principal)),
   );
 
   app.get(
@@ -62,7 +64,7 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const webcam = await app.webcamRepository.byId(request.query.id);
+      const webcam = await webcams.byId(request.query.id);
       if (!webcam) return reply.code(404).send(errorBody(404, `No camera with id ${request.query.id}`));
       return presentCamera(webcam, request.principal);
     },
@@ -94,10 +96,10 @@ const webcamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const [webcam] = await app.webcamRepository.cameras({ name: request.query.name });
+      const [webcam] = await webcams.cameras({ name: request.query.name });
       if (!webcam) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.name}`));
       const day = dayKey(request.query.day);
-      const { images, days, frozenSince } = await app.webcamRepository.imageHistory(webcam.id, day);
+      const { images, days, frozenSince } = await webcams.imageHistory(webcam.id, day);
       return { camera: webcam.name, day: isoDay(day), days: days.map(isoDay), images, frozenSince };
     },
   );
