@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Database } from '../src/database.ts';
-import { createCodeRepository } from '../src/plugins/app/code-repository.ts';
+import { createCodeRepository } from '../src/repositories/code-repository.ts';
 import { CODE_FEATURES } from '../src/routes/api/Code/index.ts';
 
 // npm run codes:create -w svc-identity -- --feature Premium --count 10: prints the new codes, one a line.

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { type Static, Type } from 'typebox';
 import { DEFAULTS, type IdentityOptions } from './options.ts';
-import { firstAdminFromEnvironment } from './plugins/app/first-admin.ts';
+import { firstAdminFromEnvironment } from './accounts/first-admin.ts';
 
 /**
  * svc-identity's settings from the environment, read by its own process (server.ts) and by the embedded

@@ -8,13 +8,14 @@ import {
 } from '@lakecams/contracts/messages';
 import { publishEvent } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Database } from './database.ts';
 import { cameraHealthMail } from './camera-health-mail.ts';
 import { consumeOnce } from './durable-work.ts';
-import { createUserRepository } from './plugins/app/user-repository.ts';
+import type { PasswordRecovery } from './accounts/password-recovery.ts';
+import type { Mailer } from './mailer.ts';
+import { createUserRepository } from './repositories/user-repository.ts';
 
 /**
  * What svc-identity says and hears on the bus (docs/architecture.md, "The bus").
@@ -58,49 +59,53 @@ export function announceAccessRevoked(
   return publishEvent(trx, AccessRevoked, revocation);
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Queue a mail that tells of no change of its own (a contact message), in a transaction of its own. */
-    sendMail(mail: Mail): Promise<void>;
-    /** Queue a reset-code mail for `email`; costs the caller the same whether or not the address is known. */
-    requestPasswordRecovery(email: string): Promise<void>;
-  }
+/** The events routes send that are a transaction of their own, given to them by src/composition.ts. */
+export interface IdentityMessaging {
+  /** Queue a mail that tells of no change of its own (a contact message), in a transaction of its own. */
+  sendMail(mail: Mail): Promise<void>;
+  /** Queue a reset-code mail for `email`; costs the caller the same whether or not the address is known. */
+  requestPasswordRecovery(email: string): Promise<void>;
 }
 
 /** The consumers of svc-identity, and the events that are a transaction of their own. */
-export default fp(
-  async (app: FastifyInstance, options: { db: Kysely<Database>; operatorEmail: string }) => {
-    const { db, operatorEmail } = options;
-    const context = { bus: app.bus, log: app.log, db };
+export async function startIdentityMessaging(
+  app: FastifyInstance,
+  {
+    db,
+    mailer,
+    passwordRecovery,
+    operatorEmail,
+  }: { db: Kysely<Database>; mailer: Mailer; passwordRecovery: PasswordRecovery; operatorEmail: string },
+): Promise<IdentityMessaging> {
+  const context = { bus: app.bus, log: app.log, db };
 
-    app.decorate('sendMail', (mail: Mail) => db.transaction().execute((trx) => queueMail(trx, mail)));
+  const mails = await consumeOnce(context, MailSend, ({ eventId: _once, ...mail }) => mailer.deliverMail(mail), {
+    durable: 'svc-identity-mailer',
+    maxDeliver: 10,
+  });
+  const recoveries = await consumeOnce(
+    context,
+    PasswordRecoveryRequested,
+    ({ email }, trx) => passwordRecovery.mailResetCode(email, trx),
+    { durable: 'svc-identity-password-recovery', maxDeliver: 5 },
+  );
+  const cameraHealth = await consumeOnce(
+    context,
+    CameraHealthChanged,
+    (change, trx) => queueMail(trx, cameraHealthMail(change, operatorEmail)),
+    { durable: 'svc-identity-camera-health', maxDeliver: 10 },
+  );
+  app.addHook('onClose', async () => {
+    await mails.unsubscribe();
+    await recoveries.unsubscribe();
+    await cameraHealth.unsubscribe();
+  });
+
+  return {
+    sendMail: (mail: Mail) => db.transaction().execute((trx) => queueMail(trx, mail)),
     // Nothing changes yet: the request is an event of its own, and the answer's timing tells nothing of the
     // address (docs/product.md §5.1).
-    app.decorate('requestPasswordRecovery', (email: string) =>
+    requestPasswordRecovery: (email: string) =>
       db.transaction().execute((trx) => publishEvent(trx, PasswordRecoveryRequested, { email, eventId: randomUUID() })),
-    );
-
-    const mails = await consumeOnce(context, MailSend, ({ eventId: _once, ...mail }) => app.deliverMail(mail), {
-      durable: 'svc-identity-mailer',
-      maxDeliver: 10,
-    });
-    const recoveries = await consumeOnce(
-      context,
-      PasswordRecoveryRequested,
-      ({ email }, trx) => app.mailResetCode(email, trx),
-      { durable: 'svc-identity-password-recovery', maxDeliver: 5 },
-    );
-    const cameraHealth = await consumeOnce(
-      context,
-      CameraHealthChanged,
-      (change, trx) => queueMail(trx, cameraHealthMail(change, operatorEmail)),
-      { durable: 'svc-identity-camera-health', maxDeliver: 10 },
-    );
-    app.addHook('onClose', async () => {
-      await mails.unsubscribe();
-      await recoveries.unsubscribe();
-      await cameraHealth.unsubscribe();
-    });
-  },
-  { name: 'identity-messaging', dependencies: ['bus', 'mailer', 'password-recovery'] },
-);
+  };
+}

@@ -1,6 +1,6 @@
 import { ConfigError } from '@lakecams/service-kit';
 import { describe, expect, it } from 'vitest';
-import { firstAdminFromEnvironment } from '../src/plugins/app/first-admin.ts';
+import { firstAdminFromEnvironment } from '../src/accounts/first-admin.ts';
 
 const ALL = { ADMIN_USERNAME: 'portaladmin', ADMIN_EMAIL: 'admin@example.org', ADMIN_PASSWORD: 'Adm1n!Secret' };
 

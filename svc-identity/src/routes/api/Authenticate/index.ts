@@ -5,9 +5,13 @@ import { Type } from 'typebox';
 import { clientAddress, type LoginThrottle } from '../../../login-throttle.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../../passwords.ts';
 import { errors, NOTHING, RolesSchema, UserSchema, UserSummarySchema } from '../../../schemas.ts';
+import type { IdentityComposition } from '../../../composition.ts';
 
-const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrottle }> = async (app, options) => {
-  const { loginThrottle } = options;
+const authenticateRoutes: FastifyPluginAsyncTypebox<
+  Pick<IdentityComposition, 'users' | 'refreshTokens' | 'accounts' | 'accessRevocations'> & {
+    loginThrottle: LoginThrottle;
+  }
+> = async (app, { users, refreshTokens, accounts, accessRevocations, loginThrottle }) => {
   app.post(
     '/api/Authenticate/Authenticate',
     {
@@ -27,7 +31,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
         reply.header('retry-after', String(seconds));
         return reply.code(429).send(errorBody(429, `Too many attempts, please wait ${seconds} s`));
       }
-      const user = await app.users.byUserName(username);
+      const user = await users.byUserName(username);
       const valid = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, password);
       if (!user || !valid) {
         loginThrottle.failed(username, address);
@@ -39,7 +43,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
           .code(403)
           .send(errorBody(403, 'Please confirm your email address first (see the mail we sent you)'));
       }
-      return app.signedInUser(user, reply, await app.refreshTokens.issue(user.id));
+      return accounts.signedInUser(user, reply, await refreshTokens.issue(user.id));
     },
   );
 
@@ -54,18 +58,18 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
     async (request, reply) => {
       const token = request.cookies[REFRESH_COOKIE];
       if (!token) return reply.code(401).send(errorBody(401, 'No refresh token'));
-      const result = await app.refreshTokens.rotate(token);
+      const result = await refreshTokens.rotate(token);
       // A stolen token was replayed: end the login's access tokens too, as log-off does (the `sid`).
-      if (result.outcome === 'reused' && result.ended) await app.revokeAccessTokens([result.familyId]);
+      if (result.outcome === 'reused' && result.ended) await accessRevocations.revokeAccessTokens([result.familyId]);
       if (result.outcome !== 'rotated') {
-        app.clearRefreshCookie(reply);
+        accounts.clearRefreshCookie(reply);
         const message =
           result.outcome === 'reused' ? 'Refresh token was already used; please log in again' : 'Invalid refresh token';
         return reply.code(401).send(errorBody(401, message));
       }
-      const user = await app.users.byId(result.userId);
+      const user = await users.byId(result.userId);
       if (!user?.emailConfirmed) return reply.code(401).send(errorBody(401, 'Invalid refresh token'));
-      return app.signedInUser(user, reply, result);
+      return accounts.signedInUser(user, reply, result);
     },
   );
 
@@ -81,12 +85,12 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
       const token = request.cookies[REFRESH_COOKIE];
       // The family id is the `sid` of every access token of this login: the one of the cookie, and the
       // one of the bearer token (a caller without cookies logs off the login its token belongs to).
-      const fromCookie = token ? await app.refreshTokens.revoke(token) : undefined;
+      const fromCookie = token ? await refreshTokens.revoke(token) : undefined;
       const fromBearer = request.principal?.sessionId;
-      if (fromBearer && fromBearer !== fromCookie) await app.refreshTokens.revokeFamily(fromBearer);
+      if (fromBearer && fromBearer !== fromCookie) await refreshTokens.revokeFamily(fromBearer);
       const sessions = [fromCookie, fromBearer].filter((id): id is string => id !== undefined);
-      if (sessions.length > 0) await app.revokeAccessTokens([...new Set(sessions)]);
-      app.clearRefreshCookie(reply);
+      if (sessions.length > 0) await accessRevocations.revokeAccessTokens([...new Set(sessions)]);
+      accounts.clearRefreshCookie(reply);
       return reply.type('application/octet-stream').send('');
     },
   );
@@ -97,7 +101,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
       onRequest: app.requireUser,
       schema: { summary: "The acting user's roles", response: { 200: RolesSchema, ...errors } },
     },
-    async (request) => app.users.roles(request.principal?.actingUserId as string),
+    async (request) => users.roles(request.principal?.actingUserId as string),
   );
 
   app.get(
@@ -106,7 +110,7 @@ const authenticateRoutes: FastifyPluginAsyncTypebox<{ loginThrottle: LoginThrott
       onRequest: app.requireRole(ADMIN_ROLE),
       schema: { summary: 'All users (Admin)', response: { 200: Type.Array(UserSummarySchema), ...errors } },
     },
-    async () => (await app.users.all()).map(({ passwordHash: _hash, createdAt: _created, ...user }) => user),
+    async () => (await users.all()).map(({ passwordHash: _hash, createdAt: _created, ...user }) => user),
   );
 };
 

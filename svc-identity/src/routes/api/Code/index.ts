@@ -4,8 +4,9 @@ import { ADMIN_ROLE, errorBody, FormFields, validateWith, booleanTextResponse, r
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { announceUser } from '../../../messaging.ts';
-import type { CodeRepository } from '../../../plugins/app/code-repository.ts';
+import type { CodeRepository } from '../../../repositories/code-repository.ts';
 import { errors, Uuid } from '../../../schemas.ts';
+import type { IdentityComposition } from '../../../composition.ts';
 
 export { CODE_FEATURES };
 
@@ -21,10 +22,13 @@ const OwnedCodeAssignmentSchema = Type.Object({ ...CodeAssignmentSchema.properti
 
 const actingUser = (request: FastifyRequest) => request.principal?.actingUserId as string;
 
-const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const codeRoutes: FastifyPluginAsyncTypebox<Pick<IdentityComposition, 'codes' | 'users'>> = async (
+  app,
+  { codes, users },
+) => {
   /** Change codes and announce whose roles changed with them, in one transaction. */
   const changeRoles = <T>(work: (codes: CodeRepository) => Promise<T>, whose: (outcome: T) => string | undefined) =>
-    app.codes.transaction(async (codes, trx) => {
+    codes.transaction(async (codes, trx) => {
       const outcome = await work(codes);
       const userId = whose(outcome);
       if (userId) await announceUser(trx, userId, 'roles');
@@ -44,7 +48,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(Type.String()), ...errors },
       },
     },
-    async (request) => app.codes.create(request.query.feature, request.query.count),
+    async (request) => codes.create(request.query.feature, request.query.count),
   );
 
   app.post(
@@ -77,7 +81,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(CodeAssignmentSchema), ...errors },
       },
     },
-    async (request) => app.codes.list(actingUser(request)),
+    async (request) => codes.list(actingUser(request)),
   );
 
   app.get(
@@ -89,7 +93,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(OwnedCodeAssignmentSchema), ...errors },
       },
     },
-    async () => app.codes.listWithOwners(),
+    async () => codes.listWithOwners(),
   );
 
   app.delete(
@@ -144,7 +148,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const confirmed = await app.users.transaction(async (users, trx) => {
+      const confirmed = await users.transaction(async (users, trx) => {
         const confirmed = await users.confirmEmail(request.query.userGuid);
         if (confirmed) await announceUser(trx, request.query.userGuid, 'confirmed');
         return confirmed;

@@ -2,17 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CONTACT_RULES } from '@lakecams/contracts';
 import { FormFields, validateWith } from '@lakecams/service-kit';
 import { CaptchaQuery, errors, NOTHING } from '../../../schemas.ts';
+import type { IdentityComposition } from '../../../composition.ts';
 
-const contactRoutes: FastifyPluginAsyncTypebox<{
-  rateLimit: { max: number; timeWindow: number };
-  operatorEmail: string;
-}> = async (app, options) => {
+const contactRoutes: FastifyPluginAsyncTypebox<
+  Pick<IdentityComposition, 'captcha' | 'messaging'> & {
+    rateLimit: { max: number; timeWindow: number };
+    operatorEmail: string;
+  }
+> = async (app, options) => {
+  const { captcha, messaging } = options;
   app.post(
     '/api/Contact/Contact',
     {
       config: { rateLimit: options.rateLimit },
       preValidation: validateWith(CONTACT_RULES, 'body'),
-      preHandler: app.requireCaptcha('contact'),
+      preHandler: captcha.requireCaptcha('contact'),
       schema: {
         summary: 'Send a message to the operator',
         querystring: CaptchaQuery,
@@ -22,7 +26,7 @@ const contactRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { mail, name, phone, message, subject } = request.body;
-      await app.sendMail({
+      await messaging.sendMail({
         to: options.operatorEmail,
         replyTo: mail,
         subject: `Kontakt: ${subject}`,

@@ -6,11 +6,16 @@ import { Type } from 'typebox';
 import { announceUser, queueMail } from '../../../messaging.ts';
 import { DEFAULTS } from '../../../options.ts';
 import { hashPassword } from '../../../passwords.ts';
-import { toSummary } from '../../../plugins/app/user-repository.ts';
+import { toSummary } from '../../../repositories/user-repository.ts';
 import { CaptchaQuery, ErrorSchema, errors, RolesSchema, UserSummarySchema } from '../../../schemas.ts';
 import { randomToken, sha256 } from '../../../secrets.ts';
+import type { IdentityComposition } from '../../../composition.ts';
 
-export interface RegisterRoutesOptions {
+export interface RegisterRoutesOptions
+  extends Pick<
+    IdentityComposition,
+    'users' | 'passwordResets' | 'refreshTokens' | 'accessRevocations' | 'captcha' | 'messaging'
+  > {
   rateLimit: { max: number; timeWindow: number };
   publicUrl: () => string;
 }
@@ -24,12 +29,13 @@ async function phoneAlias(request: FastifyRequest): Promise<void> {
 }
 
 const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, options) => {
+  const { users, passwordResets, refreshTokens, accessRevocations, captcha, messaging } = options;
   app.post(
     '/api/Register/Register',
     {
       config: { rateLimit: options.rateLimit },
       preValidation: validateWith(REGISTER_RULES, 'body'),
-      preHandler: app.requireCaptcha('register'),
+      preHandler: captcha.requireCaptcha('register'),
       schema: {
         summary: 'Register; sends the confirmation mail',
         querystring: CaptchaQuery,
@@ -40,15 +46,15 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     async (request, reply) => {
       const model = request.body;
       // 409 as when two registrations race and the database refuses the second.
-      if (await app.users.byUserName(model.username))
+      if (await users.byUserName(model.username))
         return reply.code(409).send(errorBody(409, 'This username is already taken'));
-      if (await app.users.byEmail(model.email)) {
+      if (await users.byEmail(model.email)) {
         return reply.code(409).send(errorBody(409, 'This email address is already registered'));
       }
       const token = randomToken();
       const passwordHash = await hashPassword(model.password);
       // The account, its confirmation mail and its announcement commit together.
-      await app.users.transaction(async (users, trx) => {
+      await users.transaction(async (users, trx) => {
         const user = await users.insert({
           userName: model.username,
           email: model.email,
@@ -91,7 +97,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     },
     async (request, reply) => {
       const { firstName, lastName, phoneNumber } = request.body;
-      const user = await app.users.transaction(async (users, trx) => {
+      const user = await users.transaction(async (users, trx) => {
         const user = await users.updateProfile(request.principal?.actingUserId as string, {
           firstName,
           lastName,
@@ -117,7 +123,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      await app.requestPasswordRecovery(request.query.email);
+      await messaging.requestPasswordRecovery(request.query.email);
       return replyTrue(reply);
     },
   );
@@ -136,19 +142,19 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     async (request, reply) => {
       const { email, username, password, token } = request.body;
       const invalid = () => reply.code(400).send(errorBody(400, 'The code is invalid or has expired'));
-      const user = await app.users.byEmail(email);
+      const user = await users.byEmail(email);
       if (!user || user.userName.toLowerCase() !== username.toLowerCase()) return invalid();
-      const reset = await app.passwordResets.of(user.id);
+      const reset = await passwordResets.of(user.id);
       if (!reset || reset.expiresAt < new Date() || reset.failedAttempts >= DEFAULTS.resetCodeMaxAttempts)
         return invalid();
       if (reset.codeHash !== sha256(token.trim().toUpperCase())) {
-        await app.passwordResets.countFailedAttempt(user.id);
+        await passwordResets.countFailedAttempt(user.id);
         return invalid();
       }
-      await app.users.setPasswordHash(user.id, await hashPassword(password));
-      await app.passwordResets.remove(user.id);
+      await users.setPasswordHash(user.id, await hashPassword(password));
+      await passwordResets.remove(user.id);
       // A new password ends every existing session, its access tokens included (docs/product.md §8.3).
-      await app.revokeAccessTokens(await app.refreshTokens.revokeAllOf(user.id));
+      await accessRevocations.revokeAccessTokens(await refreshTokens.revokeAllOf(user.id));
       return replyTrue(reply);
     },
   );
@@ -159,7 +165,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
       onRequest: app.requireUser,
       schema: { summary: "The acting user's roles", response: { 200: RolesSchema, ...errors } },
     },
-    async (request) => app.users.roles(request.principal?.actingUserId as string),
+    async (request) => users.roles(request.principal?.actingUserId as string),
   );
 };
 

@@ -5,8 +5,9 @@ import { Type } from 'typebox';
 import { announceUser } from '../../../messaging.ts';
 import { errors } from '../../../schemas.ts';
 import { sha256 } from '../../../secrets.ts';
+import type { IdentityComposition } from '../../../composition.ts';
 
-const registerConfirmRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const registerConfirmRoutes: FastifyPluginAsyncTypebox<Pick<IdentityComposition, 'users'>> = async (app, { users }) => {
   app.put(
     '/api/RegisterConfirm/Confirm',
     {
@@ -19,12 +20,12 @@ const registerConfirmRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { userEmail, token } = request.query;
-      const user = await app.users.byEmail(userEmail);
-      const confirmation = user ? await app.users.emailConfirmation(user.id) : undefined;
+      const user = await users.byEmail(userEmail);
+      const confirmation = user ? await users.emailConfirmation(user.id) : undefined;
       if (!user || !confirmation || confirmation.tokenHash !== sha256(token) || confirmation.expiresAt < new Date()) {
         return reply.code(400).send(errorBody(400, 'This is not the token we sent you'));
       }
-      await app.users.transaction(async (users, trx) => {
+      await users.transaction(async (users, trx) => {
         await users.confirmRegistration(user.id);
         await announceUser(trx, user.id, 'confirmed');
       });

@@ -1,30 +1,30 @@
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../database.ts';
-import { queueMail } from '../../messaging.ts';
-import { DEFAULTS } from '../../options.ts';
-import { readableCode, sha256 } from '../../secrets.ts';
-import { createPasswordResetRepository } from './password-reset-repository.ts';
+import type { Database } from '../database.ts';
+import { queueMail } from '../messaging.ts';
+import { DEFAULTS } from '../options.ts';
+import { readableCode, sha256 } from '../secrets.ts';
+import { createPasswordResetRepository } from '../repositories/password-reset-repository.ts';
+import type { UserRepository } from '../repositories/user-repository.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * Mail a fresh reset code to `email` in `trx`, when the address belongs to a user (a recovery request,
-     * `requestPasswordRecovery`, heard later: src/messaging.ts).
-     */
-    mailResetCode(email: string, trx: Transaction<Database>): Promise<void>;
-  }
+export interface PasswordRecovery {
+  /**
+   * Mail a fresh reset code to `email` in `trx`, when the address belongs to a user (a recovery request,
+   * `requestPasswordRecovery`, heard later: src/messaging.ts).
+   */
+  mailResetCode(email: string, trx: Transaction<Database>): Promise<void>;
 }
 
 /**
  * Reset codes: the request only queues an event, so the answer's timing tells nothing about the address
  * (docs/product.md §5.1); the code is made and mailed when the event is handled.
  */
-export default fp(
-  async (app: FastifyInstance, options: { publicUrl: () => string }) => {
-    app.decorate('mailResetCode', async (email: string, trx: Transaction<Database>) => {
-      const user = await app.users.byEmail(email);
+export function createPasswordRecovery(
+  users: Pick<UserRepository, 'byEmail'>,
+  options: { publicUrl: () => string },
+): PasswordRecovery {
+  return {
+    async mailResetCode(email: string, trx: Transaction<Database>) {
+      const user = await users.byEmail(email);
       if (!user) return;
       const code = readableCode(12);
       const link = `${options.publicUrl()}/resetPassword?email=${encodeURIComponent(user.email)}&code=${code}`;
@@ -39,7 +39,6 @@ export default fp(
         subject: 'Seecam Zürichsee: Passwort zurücksetzen',
         text: `Hallo ${user.firstName}\n\nIhr Code zum Zurücksetzen des Passworts (Benutzername ${user.userName}):\n${code}\n\n${link}\n\nDer Code ist ${DEFAULTS.resetCodeTtlMinutes} Minuten gültig. Falls Sie kein neues Passwort angefordert haben, ignorieren Sie diese Mail.\n`,
       });
-    });
-  },
-  { name: 'password-recovery', dependencies: ['user-repository'] },
-);
+    },
+  };
+}

@@ -1,16 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../database.ts';
-import { DEFAULTS } from '../../options.ts';
-import { randomToken, sha256 } from '../../secrets.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    refreshTokens: RefreshTokens;
-  }
-}
+import type { Database } from '../database.ts';
+import { randomToken, sha256 } from '../secrets.ts';
 
 /** A refresh token and its family: one login, whose access tokens carry the family id as `sid`. */
 export interface IssuedRefreshToken {
@@ -99,11 +90,3 @@ export function createRefreshTokens(db: Kysely<Database>, ttlDays: number) {
 }
 
 export type RefreshTokens = ReturnType<typeof createRefreshTokens>;
-
-/** `app.refreshTokens`, on the service's database; a token lives `ttlDays` (DEFAULTS.refreshTokenTtlDays). */
-export default fp(
-  async (app: FastifyInstance, options: { db: Kysely<Database>; ttlDays?: number | undefined }) => {
-    app.decorate('refreshTokens', createRefreshTokens(options.db, options.ttlDays ?? DEFAULTS.refreshTokenTtlDays));
-  },
-  { name: 'refresh-token-repository' },
-);

@@ -1,10 +1,11 @@
 import { FORGOT_PASSWORD_RULES, LOGIN_RULES, PASSWORD_PATTERN, ROLES, validateForm } from '@lakecams/contracts';
 import { ConfigError } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
+import type { FastifyBaseLogger } from 'fastify';
 import { randomInt } from 'node:crypto';
-import type { IdentityOptions } from '../../options.ts';
-import { hashPassword } from '../../passwords.ts';
+import type { IdentityOptions } from '../options.ts';
+import { hashPassword } from '../passwords.ts';
+import type { UserRepository } from '../repositories/user-repository.ts';
+import type { Accounts } from './accounts.ts';
 
 function demoPassword(): string {
   const pick = (alphabet: string, n: number) =>
@@ -51,33 +52,33 @@ export function firstAdminFromEnvironment(
  * Creates the first administrator on start when none exists: from configuration, or a demo admin
  * (docs/product.md §8.7).
  */
-export default fp(
-  async (app: FastifyInstance, options: Pick<IdentityOptions, 'admin' | 'demoAdmin' | 'onDemoAdminCreated'>) => {
-    if (await app.users.anyWithRole(ROLES.admin)) {
-      if (options.admin) app.log.info({ username: options.admin.username }, 'an administrator exists; ADMIN_* ignored');
-      return;
-    }
-    const admin =
-      options.admin ??
-      (options.demoAdmin ? { username: 'webcamadmin', email: 'admin@seecam.example', password: demoPassword() } : null);
-    if (!admin) return;
-    await app.createUser(
-      {
-        userName: admin.username,
-        email: admin.email,
-        firstName: 'Portal',
-        lastName: 'Admin',
-        phoneNumber: '055 000 00 00',
-        passwordHash: await hashPassword(admin.password),
-      },
-      [ROLES.admin],
-    );
-    if (!options.admin) {
-      app.log.warn({ username: admin.username }, 'demo administrator created');
-      options.onDemoAdminCreated?.({ username: admin.username, password: admin.password });
-    } else {
-      app.log.info({ username: admin.username }, 'first administrator created');
-    }
-  },
-  { name: 'first-admin', dependencies: ['accounts'] },
-);
+export async function ensureFirstAdmin(
+  { users, accounts, log }: { users: Pick<UserRepository, 'anyWithRole'>; accounts: Accounts; log: FastifyBaseLogger },
+  options: Pick<IdentityOptions, 'admin' | 'demoAdmin' | 'onDemoAdminCreated'>,
+): Promise<void> {
+  if (await users.anyWithRole(ROLES.admin)) {
+    if (options.admin) log.info({ username: options.admin.username }, 'an administrator exists; ADMIN_* ignored');
+    return;
+  }
+  const admin =
+    options.admin ??
+    (options.demoAdmin ? { username: 'webcamadmin', email: 'admin@seecam.example', password: demoPassword() } : null);
+  if (!admin) return;
+  await accounts.createUser(
+    {
+      userName: admin.username,
+      email: admin.email,
+      firstName: 'Portal',
+      lastName: 'Admin',
+      phoneNumber: '055 000 00 00',
+      passwordHash: await hashPassword(admin.password),
+    },
+    [ROLES.admin],
+  );
+  if (!options.admin) {
+    log.warn({ username: admin.username }, 'demo administrator created');
+    options.onDemoAdminCreated?.({ username: admin.username, password: admin.password });
+  } else {
+    log.info({ username: admin.username }, 'first administrator created');
+  }
+}

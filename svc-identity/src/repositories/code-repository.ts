@@ -1,16 +1,8 @@
 import type { CodeAssignment, OwnedCodeAssignment } from '@lakecams/contracts';
 import { inTransaction } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { type Database, transactional, type Transactional } from '../../database.ts';
-import { readableCode } from '../../secrets.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    codes: Transactional<CodeRepository>;
-  }
-}
+import type { Database } from '../database.ts';
+import { readableCode } from '../secrets.ts';
 
 /** Feature codes: each grants the role named by its feature while it is assigned. */
 export function createCodeRepository(db: Kysely<Database>) {
@@ -102,11 +94,3 @@ export function createCodeRepository(db: Kysely<Database>) {
 }
 
 export type CodeRepository = ReturnType<typeof createCodeRepository>;
-
-/** `app.codes`, on the service's database. */
-export default fp(
-  async (app: FastifyInstance, options: { db: Kysely<Database> }) => {
-    app.decorate('codes', transactional(options.db, createCodeRepository));
-  },
-  { name: 'code-repository' },
-);

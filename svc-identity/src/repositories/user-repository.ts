@@ -1,15 +1,7 @@
 import type { UserSummary } from '@lakecams/contracts';
 import { inTransaction } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { type Kysely, sql } from 'kysely';
-import { type Database, transactional, type Transactional, type UserRow } from '../../database.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    users: Transactional<UserRepository>;
-  }
-}
+import type { Database, UserRow } from '../database.ts';
 
 export function toSummary(user: UserRow): UserSummary {
   return {
@@ -117,11 +109,3 @@ export function createUserRepository(db: Kysely<Database>) {
 }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;
-
-/** `app.users`, on the service's database. */
-export default fp(
-  async (app: FastifyInstance, options: { db: Kysely<Database> }) => {
-    app.decorate('users', transactional(options.db, createUserRepository));
-  },
-  { name: 'user-repository' },
-);

@@ -1,13 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    passwordResets: PasswordResetRepository;
-  }
-}
+import type { Database } from '../database.ts';
 
 /** The reset code mailed to a user (one a user, stored hashed), and the wrong guesses made at it. */
 export function createPasswordResetRepository(db: Kysely<Database>) {
@@ -38,11 +30,3 @@ export function createPasswordResetRepository(db: Kysely<Database>) {
 }
 
 export type PasswordResetRepository = ReturnType<typeof createPasswordResetRepository>;
-
-/** `app.passwordResets`, on the service's database. */
-export default fp(
-  async (app: FastifyInstance, options: { db: Kysely<Database> }) => {
-    app.decorate('passwordResets', createPasswordResetRepository(options.db));
-  },
-  { name: 'password-reset-repository' },
-);
