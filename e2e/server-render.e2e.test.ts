@@ -1,13 +1,35 @@
 import { REMOTES, SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { closePagesAfterEachTest, DESKTOP, launchChromium, logIn, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
+import { startTileServer, type TileServer } from './tile-server.ts';
 
 /** The pages the gateway renders on the server, what each says, and a link each has. */
 const PAGES = [
+  {
+    path: '/',
+    remote: 'mf_map',
+    heading: 'Webcams am Zürichsee',
+    text: 'Aktuelle Bilder rund um den oberen Zürichsee.',
+    link: { name: 'Alle Webcams', href: '/webcams' },
+  },
+  {
+    path: '/webcams',
+    remote: 'mf_map',
+    heading: 'Alle Webcams',
+    text: 'Halbinsel-Au',
+    link: null,
+  },
+  {
+    path: '/bestof',
+    remote: 'mf_map',
+    heading: 'Bilder des Tages',
+    text: 'Vorheriger Tag',
+    link: null,
+  },
   {
     path: '/datenschutz',
     remote: 'mf_map',
@@ -54,16 +76,31 @@ interface Probe {
 describe('pages rendered on the server, hydrated in Chromium', () => {
   let portal: RunningPortal;
   let browser: Browser;
+  let tiles: TileServer;
   closePagesAfterEachTest(() => browser);
 
   beforeAll(async () => {
-    portal = await startTestPortal({ demoBackfillMinutes: 0 });
+    tiles = await startTileServer();
+    portal = await startTestPortal({
+      demoBackfillMinutes: 0,
+      mapTiles: { url: tiles.urlTemplate, attribution: 'Testkacheln' },
+    });
     browser = await launchChromium();
+    // The camera pages' text is the demo cameras' first pictures: wait for the day's best (it follows the list).
+    await vi.waitFor(
+      async () => {
+        const answer = await fetch(`${portal.url}/api/Webcam/GetBestOfDay`);
+        const pictures = answer.ok ? ((await answer.json()) as { pictures: unknown[] }).pictures : [];
+        if (pictures.length === 0) throw new Error('no demo picture yet');
+      },
+      { timeout: 120_000, interval: 500 },
+    );
   });
 
   afterAll(async () => {
     await browser?.close();
     await portal?.close();
+    await tiles?.close();
   });
 
   /** A page with JavaScript, its console errors (React's hydration mismatches among them) and the heading parsed. */
@@ -118,6 +155,8 @@ describe('pages rendered on the server, hydrated in Chromium', () => {
         expect(await main.getByRole('heading', { level: 1 }).textContent(), path).toBe(heading);
         expect(await main.getByText(text).isVisible(), path).toBe(true);
         if (link) expect(await main.getByRole('link', { name: link.name }).getAttribute('href'), path).toBe(link.href);
+        // What a crawler finds of the cameras: their pages linked, with their pictures.
+        if (path === '/webcams') expect(await main.locator('a[href^="/webcam/"] img[src]').count()).toBe(8);
         // Styled by the remote's stylesheet, linked in the head.
         const remoteRules = await page.evaluate(() =>
           [...document.styleSheets]

@@ -16,9 +16,9 @@ import { localBuildDir, withServerRendering } from '../src/plugins/server-render
 import { builtShellRoot, stubServices } from './shell-fixture.ts';
 
 /** A remote's build as rspack leaves it, for what the gateway reads of it: the manifest and the server build. */
-async function fakeBuild(dir: string, render: string, css: string[] = []) {
+async function fakeBuild(dir: string, render: string, css: string[] = [], lazyCss = ['page.0123abcd.css']) {
   await mkdir(join(dir, dirname(SERVER_RENDER_FILE)), { recursive: true });
-  const manifest = { exposes: [{ path: './app', assets: { css: { sync: css, async: ['page.0123abcd.css'] } } }] };
+  const manifest = { exposes: [{ path: './app', assets: { css: { sync: css, async: lazyCss } } }] };
   await writeFile(join(dir, 'mf-manifest.json'), JSON.stringify(manifest));
   // Written beside and renamed in, as a build or a release replaces it.
   await writeFile(join(dir, 'render.tmp'), render);
@@ -142,6 +142,23 @@ describe('pages rendered on the server', () => {
     expect(html).not.toContain('rel="stylesheet"');
     await rm(join(releases, 'remotes.json'));
     expect(mainOf((await gateway.inject({ url: '/login' })).body)).toContain('<p>gebaut /login');
+  });
+
+  it("links the stylesheet of the lazy page's chunk the build names, not the other pages' ones", async () => {
+    const render = `${loginRender('mit Seite')}
+      export const chunks = (url) => (url.startsWith('/login') ? ['login-page'] : []);`;
+    await fakeBuild(
+      join(root, 'mf-account', 'dist'),
+      render,
+      ['__federation_expose_app.0123abcd.css'],
+      ['login-page.89abcdef.css', 'login-page-extra.89abcdef.css', 'user-page.0123abcd.css'],
+    );
+    const html = (await gateway.inject({ url: '/login' })).body;
+    const links = html.match(/<link rel="stylesheet" href="[^"]+">/g);
+    expect(links).toEqual([
+      '<link rel="stylesheet" href="/remotes/mf-account/__federation_expose_app.0123abcd.css">',
+      '<link rel="stylesheet" href="/remotes/mf-account/login-page.89abcdef.css">',
+    ]);
   });
 
   it('takes a build rebuilt in place at the next page', async () => {

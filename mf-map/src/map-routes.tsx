@@ -6,29 +6,40 @@ import { HomePage } from './pages/home-page.tsx';
 const CameraPage = lazyPage(
   () => import(/* webpackChunkName: "camera-page" */ './pages/camera-page.tsx'),
   'CameraPage',
+  'camera-page',
 );
 const WebcamsPage = lazyPage(
   () => import(/* webpackChunkName: "webcams-page" */ './pages/webcams-page.tsx'),
   'WebcamsPage',
+  'webcams-page',
 );
 const ReferersListPage = lazyPage(
   () => import(/* webpackChunkName: "referers-list-page" */ './pages/referers-list-page.tsx'),
   'ReferersListPage',
+  'referers-list-page',
 );
 const BestofPage = lazyPage(
   () => import(/* webpackChunkName: "bestof-page" */ './pages/bestof-page.tsx'),
   'BestofPage',
+  'bestof-page',
 );
 const PrivacyPage = lazyPage(
   () => import(/* webpackChunkName: "privacy-page" */ './pages/privacy-page.tsx'),
   'PrivacyPage',
+  'privacy-page',
 );
 
 /**
  * The pages the gateway renders on the server (docs/decisions.md, "Pages rendered on the server"); the others are
  * rendered in the browser only.
  */
-export const SERVER_PAGES: ServerPages = { datenschutz: PrivacyPage, 'referes-list': ReferersListPage };
+export const SERVER_PAGES: ServerPages = {
+  '': HomePage,
+  webcams: WebcamsPage,
+  bestof: BestofPage,
+  datenschutz: PrivacyPage,
+  'referes-list': ReferersListPage,
+};
 
 /** The mf_map routes of REMOTES (libs/contracts); the shell mounts this app only on them. */
 export function MapRoutes() {

@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { bestOfDayCall, PAGE_DATA_IDS, PAGES_USING_SERVICE_PATH } from '@lakecams/contracts';
 import { describe, expect, it } from 'vitest';
 import { render } from '../src/server.tsx';
 
@@ -32,8 +33,52 @@ describe("mf-map's server build", () => {
     expect(textOf(html)).toContain('Wird geladen …');
   });
 
+  it('renders the partner pages it is given, as links', () => {
+    const data = { [PAGE_DATA_IDS.answers]: { [PAGES_USING_SERVICE_PATH]: ['https://hotel-au.example/webcam'] } };
+    const html = render('/referes-list', data) ?? '';
+    expect(html).toContain('href="https://hotel-au.example/webcam"');
+    expect(textOf(html)).not.toContain('Wird geladen …');
+  });
+
+  const CAMERAS = [
+    {
+      webcam: {
+        id: 1,
+        name: 'Halbinsel-Au',
+        pattern: '',
+        distance: 3,
+        angle: 60,
+        intervalMin: 10,
+        webcamType: 'STATIC',
+      },
+      images: [{ lat: 47.25, lng: 8.64, direction: 90, name: '202611271400', webcamId: 1 }],
+    },
+  ];
+
+  it('renders all cameras with their pictures, names, links and ages at the moment the page was made', () => {
+    const renderedAt = Date.parse('2026-11-27T13:03:00Z');
+    const html = render('/webcams', { [PAGE_DATA_IDS.cameraList]: CAMERAS, [PAGE_DATA_IDS.renderedAt]: renderedAt });
+    expect(html).toContain('<h1>Alle Webcams</h1>');
+    expect(html).toContain('href="/webcam/Halbinsel-Au"');
+    expect(html).toContain('src="/api/Image/Get/camera/Halbinsel-Au/202611271400.jpg"');
+    expect(textOf(html ?? '')).toContain('27.11.2026, 14:00 Uhr · vor 3 Min.');
+  });
+
+  it("renders home with its tabs, the list when asked for, and the day's best pictures", () => {
+    const list = render('/?ansicht=liste', { [PAGE_DATA_IDS.cameraList]: CAMERAS }) ?? '';
+    expect(list).toContain('<h1>Webcams am Zürichsee</h1>');
+    expect(list).toContain('href="/webcam/Halbinsel-Au"');
+    const best = {
+      day: '2026-11-26',
+      today: '2026-11-27',
+      pictures: [{ camera: 'Halbinsel-Au', webcamId: 1, name: '202611261200', score: 80, chosenBy: 'score' }],
+    };
+    const html = render('/bestof?tag=2026-11-26', { [PAGE_DATA_IDS.answers]: { [bestOfDayCall('2026-11-26')]: best } });
+    expect(html).toContain('src="/api/Image/Get/camera/Halbinsel-Au/202611261200.jpg"');
+    expect(textOf(html ?? '')).toContain('Donnerstag, 26. November 2026');
+  });
+
   it('leaves the pages it does not render on the server, and those of other remotes, to the browser', () => {
-    for (const path of ['/', '/webcams', '/webcam/Rapperswil', '/bestof', '/login', '/nowhere'])
-      expect(render(path), path).toBeNull();
+    for (const path of ['/webcam/Rapperswil', '/compare', '/login', '/nowhere']) expect(render(path), path).toBeNull();
   });
 });

@@ -3,8 +3,10 @@ import {
   CAMERA_LIST_PAGES,
   type CameraListItem,
   cookieNoticeAccepted,
+  matchPageRoute,
   NEWS_PATH,
   PAGE_DATA_IDS,
+  PAGE_START_CALLS,
   type PageData,
   REMOTES,
 } from '@lakecams/contracts';
@@ -212,16 +214,36 @@ export async function frontendsPlugin(
     return answer?.statusCode === 200 ? answer.body : undefined;
   }
 
+  /** A public GET's JSON answer as an anonymous visitor gets it; undefined when it fails (the page asks itself). */
+  async function publicAnswer(call: string): Promise<unknown> {
+    const answer = await app.inject({ url: call }).catch(() => null);
+    if (answer?.statusCode !== 200) return undefined;
+    try {
+      return answer.json();
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * What the page's code would ask for first: the remote manifests on every page; the page settings and the camera
    * list where the cameras are shown. Written into its HTML, and handed to its server rendering.
    */
-  async function startData(path: string, log: FastifyBaseLogger): Promise<PageData> {
-    const [manifests, news] = await Promise.all([options.remoteManifests(log), newsText()]);
+  async function startData(url: string, log: FastifyBaseLogger): Promise<PageData> {
+    const { pathname: path, searchParams } = new URL(url, 'http://page.invalid');
+    const route = matchPageRoute(path)?.route;
+    const calls = route === undefined ? [] : (PAGE_START_CALLS[route]?.(searchParams) ?? []);
+    const [manifests, news, answers] = await Promise.all([
+      options.remoteManifests(log),
+      newsText(),
+      Promise.all(calls.map(async (call) => [call, await publicAnswer(call)] as const)),
+    ]);
+    const answered = answers.filter(([, answer]) => answer !== undefined);
     const data: PageData = {
       [PAGE_DATA_IDS.remoteManifests]: manifests,
       [PAGE_DATA_IDS.renderedAt]: Date.now(),
       ...(news === undefined ? {} : { [PAGE_DATA_IDS.news]: news }),
+      ...(answered.length > 0 ? { [PAGE_DATA_IDS.answers]: Object.fromEntries(answered) } : {}),
     };
     if (!CAMERA_LIST_PAGES.includes(path)) return data;
     const cameras = await cameraList().catch(() => undefined);
@@ -252,7 +274,7 @@ export async function frontendsPlugin(
    * view: a camera's picture, or the page as its remote renders it on the server.
    */
   async function pageHtml(request: FastifyRequest, path: string, page: () => Promise<string>): Promise<string> {
-    const data = await startData(path, request.log);
+    const data = await startData(request.url, request.log);
     const html = withStartData(await page(), path, data);
     // Never the request's Host: a forged one would end up in share previews (relative links without PUBLIC_URL).
     const origin = publicUrl ?? '';

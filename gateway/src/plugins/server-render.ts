@@ -8,6 +8,7 @@ import {
   SERVER_RENDERED_ATTRIBUTE,
   SERVER_SHARED_GLOBAL,
   SERVER_SHARED_MODULES,
+  type ServerChunks,
   type ServerRender,
 } from '@lakecams/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -95,22 +96,37 @@ async function fileVersion(file: string): Promise<string | null> {
 interface LoadedBuild {
   version: string;
   render: Promise<ServerRender>;
-  stylesheets: Promise<string[]>;
+  /** The chunks of the page rendered, when the build tells (contracts ServerChunks). */
+  chunks: Promise<ServerChunks>;
+  stylesheets: Promise<Stylesheets>;
 }
 
 interface Manifest {
-  exposes?: { path?: string; assets?: { css?: { sync?: string[] } } }[];
+  exposes?: { path?: string; assets?: { css?: { sync?: string[]; async?: string[] } } }[];
 }
 
-/** The stylesheets of the remote's exposed module (`./app`), as URLs beside its manifest. */
-async function stylesheetsOf(dir: string, manifestUrl: string): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(join(dir, 'mf-manifest.json'), 'utf8')) as Manifest;
-  const exposed = manifest.exposes?.find((expose) => expose.path === REMOTE_APP_MODULE);
-  const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
-  return (exposed?.assets?.css?.sync ?? [])
-    .filter((file) => !/^[a-z]+:|^\/\/|\.\./i.test(file))
-    .map((file) => base + file);
+/** The exposed module's own stylesheets, and those of its lazy chunks by file name, as URLs beside its manifest. */
+interface Stylesheets {
+  sync: string[];
+  async: { file: string; url: string }[];
 }
+
+const LOCAL_FILE = (file: string) => !/^[a-z]+:|^\/\/|\.\./i.test(file);
+
+/** The stylesheets of the remote's exposed module (`./app`). */
+async function stylesheetsOf(dir: string, manifestUrl: string): Promise<Stylesheets> {
+  const manifest = JSON.parse(await readFile(join(dir, 'mf-manifest.json'), 'utf8')) as Manifest;
+  const css = manifest.exposes?.find((expose) => expose.path === REMOTE_APP_MODULE)?.assets?.css;
+  const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
+  return {
+    sync: (css?.sync ?? []).filter(LOCAL_FILE).map((file) => base + file),
+    async: (css?.async ?? []).filter(LOCAL_FILE).map((file) => ({ file, url: base + file })),
+  };
+}
+
+/** A chunk's stylesheet is named `<chunk>.<content hash>.css` (libs/mf-config). */
+const stylesheetOfChunk = (file: string, chunk: string) =>
+  file.startsWith(`${chunk}.`) && /^\.[0-9a-f]{8,}\.css$/.test(file.slice(chunk.length));
 
 /** The function `name` of a server build, imported with the shared modules in place. */
 async function importExport<T>(file: string, version: string, name: string): Promise<T> {
@@ -125,6 +141,9 @@ async function importExport<T>(file: string, version: string, name: string): Pro
 }
 
 const importRender = (file: string, version: string) => importExport<ServerRender>(file, version, 'render');
+// A build without `chunks` (it renders no lazy page) needs only the module's own stylesheets.
+const importChunks = (file: string, version: string) =>
+  importExport<ServerChunks>(file, version, 'chunks').catch((): ServerChunks => () => []);
 
 /**
  * Renders a page with its remote's server build. A build is loaded once per manifest URL and file version, so a
@@ -145,6 +164,7 @@ export function createServerRenderer(frontendRoot: string): ServerRenderer {
     const build: LoadedBuild = {
       version,
       render: importRender(file, version),
+      chunks: importChunks(file, version),
       stylesheets: stylesheetsOf(dir, manifestUrl),
     };
     // Reported once per build; every page of it then renders in the browser.
@@ -166,12 +186,15 @@ export function createServerRenderer(frontendRoot: string): ServerRenderer {
     try {
       const build = await buildFor(manifestUrl, log);
       if (!build) return null;
-      const [render, stylesheets] = await Promise.all([build.render, build.stylesheets]).catch(
-        () => [null, []] as const,
+      const [render, chunksOf, stylesheets] = await Promise.all([build.render, build.chunks, build.stylesheets]).catch(
+        () => [null, null, null] as const,
       );
-      if (!render) return null;
+      if (!render || !chunksOf || !stylesheets) return null;
       const markup = render(url, data);
-      return typeof markup === 'string' ? { remote, path, markup, stylesheets } : null;
+      if (typeof markup !== 'string') return null;
+      const chunks = chunksOf(url);
+      const lazy = stylesheets.async.filter(({ file }) => chunks.some((chunk) => stylesheetOfChunk(file, chunk)));
+      return { remote, path, markup, stylesheets: [...stylesheets.sync, ...lazy.map(({ url }) => url)] };
     } catch (error) {
       log.error({ err: error, remote, url }, 'server rendering failed; the page renders in the browser');
       return null;

@@ -126,10 +126,37 @@ export const PAGE_DATA_IDS = {
   renderedAt: 'rendered-at',
   pageConfig: 'page-config',
   cameraList: 'camera-list',
+  /** Public GET answers a page's first view shows, by the path and query asked (PAGE_START_CALLS). */
+  answers: 'api-answers',
 } as const;
 
 /** The pages whose HTML carries the camera list and the page settings (the map and the list of all cameras). */
 export const CAMERA_LIST_PAGES: readonly string[] = ['/', '/webcams'];
+
+export const BEST_OF_DAY_PATH = '/api/Webcam/GetBestOfDay';
+export const PAGES_USING_SERVICE_PATH = '/api/Referer/GetPagesUses/PageUser';
+
+/** `GetBestOfDay` for the day `/bestof?tag=…` asks for (today when none or none valid). */
+export function bestOfDayCall(day: string | undefined): string {
+  return day ? `${BEST_OF_DAY_PATH}?${new URLSearchParams({ day })}` : BEST_OF_DAY_PATH;
+}
+
+/** `?tag=2026-11-22` of /bestof, when it names a day of the calendar. */
+export function bestOfDayOf(search: URLSearchParams): string | undefined {
+  const day = search.get('tag');
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const date = new Date(`${day}T12:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day ? day : undefined;
+}
+
+/**
+ * The anonymous GET calls whose answers the gateway writes into a page (PAGE_DATA_IDS.answers), so its first view
+ * shows them at once, on the server as in the browser; by route of PAGE_ROUTES.
+ */
+export const PAGE_START_CALLS: Partial<Record<PageRoute, (search: URLSearchParams) => string[]>> = {
+  bestof: (search) => [bestOfDayCall(bestOfDayOf(search))],
+  'referes-list': () => [PAGES_USING_SERVICE_PATH],
+};
 
 /** A camera's public page, `webcam/{name}`. */
 export function cameraPath(name: string): string {
@@ -171,6 +198,9 @@ export const SERVER_SHARED_MODULES = [
 
 /** The page's markup for `url` (path and query), or null when this remote does not render that page on the server. */
 export type ServerRender = (url: string, data?: PageData) => string | null;
+
+/** A server build may also export `chunks`: the browser chunks the page at `url` shows, whose stylesheets it needs. */
+export type ServerChunks = (url: string) => string[];
 
 /**
  * The shell's server build (SERVER_RENDER_FILE in its dist) exports `renderChrome`: header with news, and footer

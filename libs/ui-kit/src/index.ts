@@ -5,7 +5,7 @@ export { type BoundField, type FormState, type FormErrors, type FormValues, useF
 export { ModalDialog } from './modal-dialog.tsx';
 export { type LazyPage, lazyPage, preloadServerPage, type ServerPages } from './lazy-page.tsx';
 export { PageFrame } from './page-frame.tsx';
-export { takePageData } from './page-data.ts';
+export { forgetPageData, keptPageData, takePageData } from './page-data.ts';
 export { type RemoteLifecycleOptions, remoteLifecycles } from './remote-lifecycles.ts';
-export { ServerPageDataContext, usePageData } from './use-page-data.ts';
+export { ServerPageDataContext, usePageAnswer, usePageData } from './use-page-data.ts';
 export { failureMessage, serverMessageInGerman } from './server-messages.ts';

@@ -13,3 +13,19 @@ export function takePageData<T>(id: string): T | undefined {
     return undefined;
   }
 }
+
+const kept = new Map<string, unknown>();
+
+/**
+ * A data block read once and kept for the components of this page load that need it too (the first render of
+ * several components hydrates with the same value); `forgetPageData` when later renders must ask the server.
+ */
+export function keptPageData<T>(id: string): T | undefined {
+  // Looked for again while not found: the element may come later than the first look (a test's page, say).
+  if (kept.get(id) === undefined) kept.set(id, takePageData<T>(id));
+  return kept.get(id) as T | undefined;
+}
+
+export function forgetPageData(id: string): void {
+  kept.set(id, undefined);
+}

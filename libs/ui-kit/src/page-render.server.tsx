@@ -1,4 +1,10 @@
-import { matchPageRoute, type PageData, type RemoteName, type ServerRender } from '@lakecams/contracts';
+import {
+  matchPageRoute,
+  type PageData,
+  type RemoteName,
+  type ServerChunks,
+  type ServerRender,
+} from '@lakecams/contracts';
 import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
@@ -36,5 +42,18 @@ export async function createServerRender(options: ServerRenderOptions): Promise<
         </StaticRouter>
       </ServerPageDataContext>,
     );
+  };
+}
+
+/**
+ * The server build's `chunks` (contracts ServerChunks): the chunk of the lazy page at `url`, whose stylesheet the
+ * gateway links beside the remote's own so the page is styled at its first paint.
+ */
+export function createServerChunks(options: Pick<ServerRenderOptions, 'remote' | 'pages'>): ServerChunks {
+  return (url: string) => {
+    const { pathname } = new URL(url, 'http://server.invalid');
+    const match = matchPageRoute(pathname);
+    const chunk = match?.remote === options.remote ? options.pages[match.route]?.chunk : undefined;
+    return chunk ? [chunk] : [];
   };
 }

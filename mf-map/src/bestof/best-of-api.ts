@@ -1,7 +1,7 @@
-import type { BestOf, CameraBestOf } from '@lakecams/contracts';
+import { type BestOf, BEST_OF_DAY_PATH, bestOfDayCall, type CameraBestOf } from '@lakecams/contracts';
 import { type ApiClient, apiJson } from '@lakecams/session';
 
-export const BEST_OF_DAY_PATH = '/api/Webcam/GetBestOfDay';
+export { BEST_OF_DAY_PATH };
 export const SET_BEST_OF_PATH = '/api/Webcam/SetBestOf';
 
 /** `GET /api/Webcam/GetBestOfDay`: the best picture of every camera on a day. */
@@ -12,8 +12,7 @@ export interface BestOfDay {
 }
 
 export function fetchBestOfDay(day: string | undefined, signal?: AbortSignal): Promise<BestOfDay> {
-  const query = day ? `?${new URLSearchParams({ day })}` : '';
-  return apiJson<BestOfDay>(`${BEST_OF_DAY_PATH}${query}`, signal ? { signal } : undefined);
+  return apiJson<BestOfDay>(bestOfDayCall(day), signal ? { signal } : undefined);
 }
 
 /** An admin's choice of a camera's best picture of a day; `image` null lets the score choose again. */

@@ -1,6 +1,6 @@
 import { type CameraListItem, cameraPath, type Image, PAGE_DATA_IDS, type Webcam } from '@lakecams/contracts';
 import { apiJson } from '@lakecams/session';
-import { takePageData } from '@lakecams/ui-kit';
+import { forgetPageData, keptPageData } from '@lakecams/ui-kit';
 import { VIEWER_PARAM } from '../camera/moment-link.ts';
 
 export const CAMERA_LIST_PATH = '/api/Webcam/GetImages';
@@ -21,19 +21,21 @@ export function listedCameras(items: readonly CameraListItem[]): ListedCamera[] 
   return listed;
 }
 
-let pageList: CameraListItem[] | undefined;
-
 /**
  * The camera list the gateway wrote into this page's HTML (home and all cameras), for the first list shown;
  * `forgetPageCameras` after it was used, so a later page of the visit asks the server.
  */
 export function pageCameras(): ListedCamera[] | undefined {
-  pageList ??= takePageData<CameraListItem[]>(PAGE_DATA_IDS.cameraList);
-  return Array.isArray(pageList) ? listedCameras(pageList) : undefined;
+  return listedCamerasOf(keptPageData(PAGE_DATA_IDS.cameraList));
+}
+
+/** The listed cameras of a camera list as the page data holds it; undefined for anything else. */
+export function listedCamerasOf(list: unknown): ListedCamera[] | undefined {
+  return Array.isArray(list) ? listedCameras(list as CameraListItem[]) : undefined;
 }
 
 export function forgetPageCameras(): void {
-  pageList = undefined;
+  forgetPageData(PAGE_DATA_IDS.cameraList);
 }
 
 export async function fetchListedCameras(signal?: AbortSignal): Promise<ListedCamera[]> {

@@ -1,3 +1,5 @@
+import { PAGE_DATA_IDS } from '@lakecams/contracts';
+import { usePageData } from '@lakecams/ui-kit';
 import { useSyncExternalStore } from 'react';
 import { formatImageTime } from './image-time.ts';
 import './picture-age.css';
@@ -65,9 +67,17 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The current time, renewed every 15 s while a component uses it. */
+/**
+ * The current time, renewed every 15 s while a component uses it; a page rendered on the server shows and hydrates
+ * with the moment it was rendered, and the time of the browser right after.
+ */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now);
+  const renderedAt = usePageData<number>(PAGE_DATA_IDS.renderedAt);
+  return useSyncExternalStore(
+    subscribe,
+    () => now,
+    () => renderedAt ?? now,
+  );
 }
 
 /** How old a picture is, said the way a visitor reads it and kept up to date. */

@@ -1,6 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { PAGE_DATA_IDS } from '@lakecams/contracts';
+import { ServerPageDataContext } from '@lakecams/ui-kit';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { useLiveImages, useLiveRemovals } from '../live/live-images.ts';
-import { fetchListedCameras, forgetPageCameras, type ListedCamera, pageCameras, withLiveImage } from './camera-list.ts';
+import {
+  fetchListedCameras,
+  forgetPageCameras,
+  type ListedCamera,
+  listedCamerasOf,
+  pageCameras,
+  withLiveImage,
+} from './camera-list.ts';
 
 export type ListedCameras =
   | { status: 'loading' }
@@ -21,10 +30,11 @@ export function withoutCameras(
  * remount (a new `key`) to retry after a failure.
  */
 export function useListedCameras(): ListedCameras {
-  // The first list of a visit comes with the page's HTML: shown at once, then asked for behind it, as a picture
-  // may have come between the page's HTML and the live events' connection.
+  // The first list of a visit comes with the page's HTML: shown at once (rendered so on the server), then asked for
+  // behind it, as a picture may have come between the page's HTML and the live events' connection.
+  const server = useContext(ServerPageDataContext);
   const [cameras, setCameras] = useState<ListedCameras>(() => {
-    const fromPage = pageCameras();
+    const fromPage = server ? listedCamerasOf(server[PAGE_DATA_IDS.cameraList]) : pageCameras();
     return fromPage ? { status: 'ready', cameras: fromPage } : { status: 'loading' };
   });
   const fromPage = useRef(cameras.status === 'ready');

@@ -1,5 +1,5 @@
 import { PAGE_DATA_IDS } from '@lakecams/contracts';
-import { takePageData } from '@lakecams/ui-kit';
+import { keptPageData } from '@lakecams/ui-kit';
 /** Run-time page settings served by the gateway (one build serves every deployment). */
 export const PAGE_CONFIG_PATH = '/config.json';
 
@@ -27,7 +27,7 @@ export const MAP_VIEW = {
 let tiles: Promise<MapTiles> | undefined;
 
 async function pageConfig(): Promise<{ mapTiles?: Partial<MapTiles> }> {
-  const inline = takePageData<{ mapTiles?: Partial<MapTiles> }>(PAGE_DATA_IDS.pageConfig);
+  const inline = keptPageData<{ mapTiles?: Partial<MapTiles> }>(PAGE_DATA_IDS.pageConfig);
   if (inline) return inline;
   const response = await fetch(PAGE_CONFIG_PATH, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`${PAGE_CONFIG_PATH} answered ${response.status}`);

@@ -1,9 +1,9 @@
-import type { CameraBestOf } from '@lakecams/contracts';
+import { bestOfDayCall, bestOfDayOf, type CameraBestOf } from '@lakecams/contracts';
 import { useSession } from '@lakecams/session';
-import { PageFrame } from '@lakecams/ui-kit';
+import { PageFrame, usePageAnswer } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { type BestOfDay, fetchBestOfDay, ISO_DAY, shiftDay } from '../bestof/best-of-api.ts';
+import { type BestOfDay, fetchBestOfDay, shiftDay } from '../bestof/best-of-api.ts';
 import { createArchiveDays, type DayNeighbours, nearestDay } from '../bestof/best-of-days.ts';
 import { BestOfPicker } from '../bestof/best-of-picker.tsx';
 import { cameraPath } from '../cameras/camera-list.ts';
@@ -15,9 +15,6 @@ type BestOfState = { status: 'loading' } | { status: 'failed' } | { status: 'rea
 /** The days with pictures around `day`; `found` null when they could not be looked up. */
 type Around = { day: string; found: DayNeighbours | null };
 
-/** A day that exists on the calendar (`2026-02-30` does not). */
-const isCalendarDay = (day: string) => ISO_DAY.test(day) && shiftDay(day, 0) === day;
-
 const dayPath = (day: string, today: string) =>
   day === today ? '/bestof' : `/bestof?${new URLSearchParams({ tag: day })}`;
 
@@ -26,9 +23,12 @@ const dayPath = (day: string, today: string) =>
  */
 export function BestofPage() {
   const [params, setParams] = useSearchParams();
-  const asked = params.get('tag');
-  const day = asked && isCalendarDay(asked) ? asked : undefined;
-  const [state, setState] = useState<BestOfState>({ status: 'loading' });
+  const day = bestOfDayOf(params);
+  // The day's pictures come with the page (rendered so on the server), and are asked for again behind them.
+  const fromPage = usePageAnswer<BestOfDay>(bestOfDayCall(day));
+  const [state, setState] = useState<BestOfState>(() =>
+    fromPage ? { status: 'ready', result: fromPage } : { status: 'loading' },
+  );
   const [version, setVersion] = useState(0);
   const { isAdmin } = useSession();
   const [archiveDays] = useState(createArchiveDays);
@@ -37,7 +37,12 @@ export function BestofPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new version loads the day again after a choice.
   useEffect(() => {
     const abort = new AbortController();
-    setState((current) => (current.status === 'ready' && current.result.day === day ? current : { status: 'loading' }));
+    // The day shown stays while it is asked again (today's when none was asked for).
+    setState((current) =>
+      current.status === 'ready' && current.result.day === (day ?? current.result.today)
+        ? current
+        : { status: 'loading' },
+    );
     fetchBestOfDay(day, abort.signal).then(
       (result) => setState({ status: 'ready', result }),
       () => {

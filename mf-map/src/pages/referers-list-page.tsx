@@ -1,17 +1,27 @@
 import { QUALITY_WIDTHS } from '@lakecams/contracts';
-import { PageFrame } from '@lakecams/ui-kit';
+import { PageFrame, usePageAnswer } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PriceList } from '../pricing/price-list.tsx';
 import { QUALITY_LABELS } from '../pricing/prices.ts';
-import { fetchPartnerPages, type PartnerPage } from '../pricing/pages-using-service.ts';
+import {
+  fetchPartnerPages,
+  PAGES_USING_SERVICE_PATH,
+  type PartnerPage,
+  partnerPages,
+} from '../pricing/pages-using-service.ts';
 
 type PartnerPages = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; pages: PartnerPage[] };
 
 function usePartnerPages(attempt: number): PartnerPages {
-  const [state, setState] = useState<PartnerPages>({ status: 'loading' });
+  // The list comes with the page (rendered so on the server); asked for anew only on a retry.
+  const fromPage = usePageAnswer<unknown>(PAGES_USING_SERVICE_PATH);
+  const [state, setState] = useState<PartnerPages>(() =>
+    Array.isArray(fromPage) ? { status: 'ready', pages: partnerPages(fromPage) } : { status: 'loading' },
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt loads again.
   useEffect(() => {
+    if (attempt === 0 && Array.isArray(fromPage)) return;
     const abort = new AbortController();
     setState({ status: 'loading' });
     fetchPartnerPages(abort.signal).then(

@@ -1,6 +1,7 @@
+import { PAGES_USING_SERVICE_PATH } from '@lakecams/contracts';
 import { apiJson } from '@lakecams/session';
 
-export const PAGES_USING_SERVICE_PATH = '/api/Referer/GetPagesUses/PageUser';
+export { PAGES_USING_SERVICE_PATH };
 
 export interface PartnerPage {
   href: string;
