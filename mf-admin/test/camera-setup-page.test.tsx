@@ -36,6 +36,18 @@ async function openPage(routes = {}, { roles = ['Admin'], ownReferers = [] as Re
       '/api/Referer/GetCameras/Cameras': ({ url }) =>
         jsonResponse(queryOf(url).url === 'https://zwei.ch/' ? [ufenau] : [au, ufenau]),
       '/api/Referer/GetCameraInfo': () => jsonResponse({ width: 1920, height: 1080 }),
+      '/api/Image/EmbedViews': ({ url }) =>
+        jsonResponse({
+          camera: queryOf(url).camera,
+          page: queryOf(url).page,
+          days:
+            queryOf(url).page === 'https://partner.ch/'
+              ? [
+                  { day: '2026-11-27', views: 42 },
+                  { day: '2026-11-26', views: 7 },
+                ]
+              : [],
+        }),
       '/api/Referer/GetLayer/layer': ({ url }) => jsonResponse(layers[queryOf(url).level ?? ''] ?? []),
       '/api/Referer/GetLayerImage/layerimage': () =>
         new Response(new Blob(['png']), { headers: { 'Content-Type': 'image/png' } }),
@@ -97,6 +109,57 @@ describe('camera setup', () => {
     // Only Ufenau is booked for the second page: it becomes the camera.
     await screen.findByRole('link', { name: 'Bild herunterladen (Ufenau.jpg)' });
     expect((screen.getByLabelText('Webcam') as HTMLSelectElement).value).toBe('4');
+  });
+
+  it('hands out the player as custom element and as iframe, previews it as the page shows it, warns of an unbooked page and counts its views', async () => {
+    const { fake } = await openPage();
+    const player = await screen.findByRole('region', { name: 'Player einbetten' });
+    const origin = window.location.origin;
+    expect((within(player).getByLabelText('Player-Code') as HTMLTextAreaElement).value).toBe(
+      `<script type="module" src="${origin}/embed/v1.js" async></script>\n<seecam-player camera="Halbinsel-Au" lang="de"></seecam-player>`,
+    );
+    expect((within(player).getByLabelText('iframe-Code') as HTMLTextAreaElement).value).toBe(
+      `<iframe src="${origin}/api/Image/Embed/camera/Halbinsel-Au" title="Webcam Halbinsel-Au – Seecam Zürichsee" width="640" height="420" referrerpolicy="no-referrer-when-downgrade" allow="fullscreen" loading="lazy"></iframe>`,
+    );
+    // The preview is the player's frame as the booked page gets it (its owner's `page=`).
+    expect(within(player).getByTitle('Vorschau des Players für https://partner.ch/').getAttribute('src')).toBe(
+      `/api/Image/Embed/camera/Halbinsel-Au?page=${encodeURIComponent('https://partner.ch/')}`,
+    );
+    // Views per day of the booked page.
+    expect(
+      await within(player).findByText(
+        '49 Aufrufe von https://partner.ch/ in den letzten 30 Tagen (ohne Angaben zu den Besuchern)',
+      ),
+    ).toBeTruthy();
+    expect(within(player).getByRole('row', { name: '27.11.2026 42' })).toBeTruthy();
+    expect(queryOf(fake.requestsTo('/api/Image/EmbedViews')[0]?.url ?? '')).toEqual({
+      camera: 'Halbinsel-Au',
+      page: 'https://partner.ch/',
+    });
+
+    const page = within(player).getByLabelText('Seite, auf der der Player erscheint');
+    expect((page as HTMLInputElement).value).toBe('https://partner.ch/');
+    expect(within(player).queryByRole('alert')).toBeNull();
+    fireEvent.change(page, { target: { value: 'https://partner.ch/wetter/heute' } });
+    expect(within(player).queryByRole('alert')).toBeNull();
+    fireEvent.change(page, { target: { value: 'https://www.partner.ch/' } });
+    expect(within(player).getByRole('alert').textContent).toBe(
+      'Gebucht ist https://partner.ch/: https://www.partner.ch ist eine andere Website, also zeigt der Player dort nur die öffentliche Qualität, ohne Ihre Layer.',
+    );
+    expect(page.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(page, { target: { value: 'partner.ch' } });
+    expect(within(player).getByRole('alert').textContent).toBe(
+      'Bitte die vollständige Adresse der Seite angeben (https://…).',
+    );
+
+    // Another booked page: its address, its views.
+    fireEvent.change(screen.getByLabelText('Seite (URL)'), { target: { value: 'https://zwei.ch/' } });
+    // Only Ufenau is booked there: the section is that camera's now.
+    const other = await screen.findByRole('region', { name: 'Player einbetten' });
+    await within(other).findByText('In den letzten 30 Tagen noch keine Aufrufe von https://zwei.ch/.');
+    expect((within(other).getByLabelText('Seite, auf der der Player erscheint') as HTMLInputElement).value).toBe(
+      'https://zwei.ch/',
+    );
   });
 
   it('adds a layer only with an image, sends the multipart fields, appends it and reloads the preview', async () => {

@@ -71,6 +71,13 @@ async function expectTrue(result: Promise<boolean>, path: string): Promise<void>
 }
 
 /** The public address of a camera's current image (Image/Get). */
+/** `GET /api/Image/EmbedViews`: a page's player views of a camera per day. */
+export interface EmbedViews {
+  camera: string;
+  page: string;
+  days: { day: string; views: number }[];
+}
+
 export const cameraImagePath = (cameraName: string) => `/api/Image/Get/camera/${encodeURIComponent(cameraName)}.jpg`;
 
 /** The calls of the administration and camera-setup screens (Webcam, News, Referer, Image). */
@@ -179,6 +186,9 @@ export function adminApi(api: ApiClient) {
     configurableCameras: (url?: string) =>
       api.json<Webcam[]>(withQuery('/api/Referer/GetCameras/Cameras', { url: url || undefined })),
     cameraInfo: (cameraId: number) => api.json<ImageSize>(withQuery('/api/Referer/GetCameraInfo', { cameraId })),
+    /** How often the page showed the embedded player of the camera, per day (newest first, 30 days). */
+    embedViews: (camera: string, page: string) =>
+      api.json<EmbedViews>(withQuery('/api/Image/EmbedViews', { camera, page })),
     layers: (url: string, level: LayerLevel, cameraId: number) =>
       api.json<Layer[]>(withQuery('/api/Referer/GetLayer/layer', { url, level, cameraId })),
     async layerImage(layerId: number, cameraId: number): Promise<Blob> {

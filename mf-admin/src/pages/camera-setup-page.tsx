@@ -8,6 +8,7 @@ import { LoadStatus } from '../loading/load-status.tsx';
 import { useAdminApi } from '../api/use-admin-api.ts';
 import { useLoaded } from '../loading/use-loaded.ts';
 import { CameraEmbed } from '../setup/camera-embed.tsx';
+import { PlayerEmbed } from '../setup/player-embed.tsx';
 import { LayerEditorDialog } from '../setup/layer-editor-dialog.tsx';
 import { LayerGroup } from '../setup/layer-group.tsx';
 import { LEVEL_TITLES } from '../setup/layer-levels.ts';
@@ -117,6 +118,7 @@ function CameraLayers({ url, webcam }: { url: string; webcam: Webcam }) {
 
   return (
     <>
+      <PlayerEmbed webcam={webcam} url={url} />
       <CameraEmbed webcam={webcam} url={url} imageVersion={imageVersion} />
       <section className="admin-section" aria-labelledby="layers-heading">
         <h2 id="layers-heading">Layer für {webcam.name}</h2>
