@@ -7,6 +7,7 @@ import { startWebcamMessaging, type WebcamMessaging } from './messaging.ts';
 import type { WebcamServiceOptions } from './options.ts';
 import { type AccessRepository, createAccessRepository } from './repositories/access-repository.ts';
 import { type BestOfRepository, createBestOfRepository } from './repositories/best-of-repository.ts';
+import { createKnownUserRepository, type KnownUserRepository } from './repositories/known-user-repository.ts';
 import { createWebcamRepository, type WebcamRepository } from './repositories/webcam-repository.ts';
 import newsRoutes from './routes/api/News/index.ts';
 import webcamAdministrationRoutes from './routes/api/Webcam/administration.ts';
@@ -17,6 +18,7 @@ import webcamRoutes from './routes/api/Webcam/index.ts';
 export interface WebcamComposition {
   webcams: WebcamRepository;
   access: AccessRepository;
+  knownUsers: KnownUserRepository;
   bestOf: BestOfRepository;
   cameraList: CameraListCache;
   messaging: WebcamMessaging;
@@ -35,14 +37,15 @@ export async function composeWebcamService(
 ): Promise<WebcamComposition> {
   const webcams = createWebcamRepository(db);
   const access = createAccessRepository(db);
+  const knownUsers = createKnownUserRepository(db);
   const bestOf = createBestOfRepository(db);
 
   const cameraList = createCameraListCache(webcams);
   if (options.demoCameras) await seedDemoCameras(webcams, app.log);
 
-  const messaging = await startWebcamMessaging(app, { webcams, access, cameraList });
+  const messaging = await startWebcamMessaging(app, { webcams, access, knownUsers, cameraList });
 
-  const composition = { webcams, access, bestOf, cameraList, messaging };
+  const composition = { webcams, access, knownUsers, bestOf, cameraList, messaging };
   await app.register(webcamRoutes, composition);
   await app.register(webcamAdministrationRoutes, composition);
   await app.register(bestOfRoutes, composition);

@@ -8,7 +8,7 @@ import {
   type ReplyOf,
   RefererUserLookup,
 } from '@lakecams/contracts/messages';
-import { followKnownUsers } from '@lakecams/service-kit';
+import { followKnownUsers, type KnownUserStore } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { CameraListCache } from './camera-list-cache.ts';
 import { presentCamera } from './camera-presentation.ts';
@@ -36,7 +36,12 @@ export interface WebcamMessaging {
  */
 export async function startWebcamMessaging(
   app: FastifyInstance,
-  { webcams, access, cameraList }: { webcams: WebcamRepository; access: AccessRepository; cameraList: CameraListCache },
+  {
+    webcams,
+    access,
+    knownUsers,
+    cameraList,
+  }: { webcams: WebcamRepository; access: AccessRepository; knownUsers: KnownUserStore; cameraList: CameraListCache },
 ): Promise<WebcamMessaging> {
   const subscriptions: Subscription[] = [];
   app.addHook('onClose', async () => {
@@ -94,7 +99,7 @@ export async function startWebcamMessaging(
   );
 
   // Names and emails of users as svc-identity announces them; an Admin impersonates only those.
-  subscriptions.push(await followKnownUsers(app, access.knownUsers, 'svc-webcam-known-users'));
+  subscriptions.push(await followKnownUsers(app, knownUsers, 'svc-webcam-known-users'));
 
   // svc-referer asks which cameras a referer user may set layers on; it gets them as the public sees them.
   subscriptions.push(

@@ -1,6 +1,6 @@
 import type { CameraConfiguration, Quality, RefererBooking, UserRef } from '@lakecams/contracts';
 import { AccessChanged } from '@lakecams/contracts/messages';
-import { inTransaction, type KnownUser, type KnownUserStore, publishEvent } from '@lakecams/service-kit';
+import { inTransaction, publishEvent } from '@lakecams/service-kit';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, WebcamsTable } from '../database.ts';
 
@@ -48,35 +48,7 @@ export function createAccessRepository(db: Kysely<Database>) {
   const userRef = (row: { userId: string | null; userName: string | null; email: string | null }): UserRef | null =>
     row.userId ? { id: row.userId, userName: row.userName ?? '', email: row.email ?? '' } : null;
 
-  /** Names and emails of users, as svc-identity announces them. */
-  const knownUsers: KnownUserStore = {
-    async upsert(user: KnownUser) {
-      await db
-        .insertInto('knownUsers')
-        .values(user)
-        .onConflict((oc) =>
-          oc
-            .column('id')
-            .doUpdateSet({ userName: user.userName, email: user.email, emailConfirmed: user.emailConfirmed }),
-        )
-        .execute();
-    },
-    async isKnown(id: string) {
-      return (await db.selectFrom('knownUsers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-    },
-  };
-
   return {
-    knownUsers,
-
-    /** The first of these users svc-identity never announced, if any. */
-    async firstUnknownUser(userIds: string[]): Promise<string | undefined> {
-      if (userIds.length === 0) return undefined;
-      const known = await db.selectFrom('knownUsers').select('id').where('id', 'in', userIds).execute();
-      const ids = new Set(known.map((user) => user.id));
-      return userIds.find((id) => !ids.has(id));
-    },
-
     async permittedUsers(webcamId: number): Promise<UserRef[]> {
       const rows = await db
         .selectFrom('cameraPermissions')

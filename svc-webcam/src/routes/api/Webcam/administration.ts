@@ -43,14 +43,14 @@ const dayOf = (value: string) => value.slice(0, 10);
 
 /** The Webcam calls that change or reveal administration data; Admin-only unless noted. */
 const webcamAdministrationRoutes: FastifyPluginAsyncTypebox<
-  Pick<WebcamComposition, 'webcams' | 'access' | 'messaging'>
-> = async (app, { webcams, access, messaging }) => {
+  Pick<WebcamComposition, 'webcams' | 'access' | 'knownUsers' | 'messaging'>
+> = async (app, { webcams, access, knownUsers, messaging }) => {
   const admin = app.requireRole(ADMIN_ROLE);
   const unknownCamera = (reply: FastifyReply, id: number) =>
     reply.code(404).send(errorBody(404, `No camera with id ${id}`));
   const cameraExists = async (id: number) => (await webcams.byId(id)) !== undefined;
   /** The first of these users svc-identity never announced, if any: nothing is stored for nobody. */
-  const firstUnknownUser = (userIds: string[]) => access.firstUnknownUser(userIds);
+  const firstUnknownUser = (userIds: string[]) => knownUsers.firstUnknownUser(userIds);
   const unknownUser = (reply: FastifyReply, id: string) => reply.code(404).send(errorBody(404, `No such user ${id}`));
 
   app.post(
