@@ -101,7 +101,7 @@ let frontends: Promise<string> | undefined;
 export function frontendSnapshot(): Promise<string> {
   frontends ??= (async () => {
     buildStaleFrontends(ROOT);
-    const folders = ['shell', ...REMOTES.map((remote) => remote.folder)];
+    const folders = ['shell', ...REMOTES.map((remote) => remote.folder), 'embed'];
     const newest = async () => {
       let latest = 0;
       for (const folder of folders) {

@@ -5,6 +5,7 @@ import { api } from './api.ts';
 import { cameraConnect } from './camera-connect.ts';
 import { capture } from './capture.ts';
 import { edgeCache } from './edge-cache.ts';
+import { embedVitals } from './embed-vitals.ts';
 import { type BenchContext, createBenchContext } from './context.ts';
 import { formats } from './formats.ts';
 import { frontEnd } from './front-end.ts';
@@ -31,6 +32,8 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<ResultRow[]>
   'front-end': frontEnd,
   // Lighthouse on every public page, also before the API benchmark's 1000 cameras fill the lists.
   vitals,
+  // The embedded player on a partner's page, Lighthouse beside the page without it.
+  'embed-vitals': embedVitals,
   // Seeds 1000 cameras into the shared portal: after the pages were measured with the demo cameras.
   api,
   load,
