@@ -82,7 +82,6 @@ describe('the type check of each service on its own', () => {
       expect(ISOLATED_PACKAGES).toContain(decorator.pkg);
       expect(readFileSync(join(ROOT, decorator.file), 'utf8')).toContain(decorator.name);
     }
-    expect(decorators.length).toBeGreaterThan(0);
   });
 
   it('gives each isolated package a tsconfig.json of its own that reaches no other package by path', () => {
