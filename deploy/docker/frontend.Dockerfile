@@ -61,6 +61,16 @@ COPY mf-admin/rspack.config.ts mf-admin/
 COPY mf-admin/src mf-admin/src
 RUN npm run build -w mf-admin
 
+# The player partners embed (embed/): no framework, no federation; served under /embed/.
+FROM manifests AS build-embed
+COPY embed/package.json embed/
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund -w embed
+COPY libs/contracts/src libs/contracts/src
+COPY libs/mf-config/src libs/mf-config/src
+COPY embed/rspack.config.ts embed/
+COPY embed/src embed/src
+RUN npm run build -w embed
+
 # What every front-end image shares: nginx as a non-root user on port 8080, no default pages,
 # and a start-up step that copies the build into PUBLISH_DIR when one is set (compose: the gateway serves it).
 FROM ${NGINX_IMAGE} AS static
@@ -92,3 +102,8 @@ FROM static AS mf-admin
 ENV APP_DIR=/usr/share/nginx/html/remotes/mf-admin \
     APP_ENTRY=/remotes/mf-admin/mf-manifest.json
 COPY --from=build-mf-admin /app/mf-admin/dist/ /usr/share/nginx/html/remotes/mf-admin/
+
+FROM static AS embed
+ENV APP_DIR=/usr/share/nginx/html/embed \
+    APP_ENTRY=/embed/v1.js
+COPY --from=build-embed /app/embed/dist/ /usr/share/nginx/html/embed/

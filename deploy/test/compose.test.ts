@@ -9,6 +9,7 @@ import {
   environmentReadBy,
   environmentReadByFrontend,
   FRONTEND_DOCKERFILE,
+  FRONTEND_IMAGES,
   FRONTEND_TARGETS,
   healthRoutes,
   type Loose,
@@ -78,7 +79,7 @@ describe('compose.yaml', () => {
 
   it('builds every service, the gateway and every front end as its own image from a Dockerfile target', () => {
     const built = Object.entries(services).filter(([, service]) => service.build);
-    expect(built.map(([name]) => name).sort()).toEqual([...SERVICE_TARGETS, ...FRONTEND_TARGETS].sort());
+    expect(built.map(([name]) => name).sort()).toEqual([...SERVICE_TARGETS, ...FRONTEND_IMAGES].sort());
     for (const [name, service] of built) {
       expect(service.build.context).toBe('..');
       const stages = service.build.dockerfile === SERVICE_DOCKERFILE ? serviceStages : frontendStages;
@@ -95,7 +96,7 @@ describe('compose.yaml', () => {
       expect(unknown, name).toEqual([]);
     }
     const frontendRead = environmentReadByFrontend();
-    for (const name of FRONTEND_TARGETS) {
+    for (const name of FRONTEND_IMAGES) {
       expect(
         Object.keys(services[name].environment ?? {}).filter((key) => !frontendRead.has(key)),
         name,
@@ -236,7 +237,7 @@ describe('compose.yaml', () => {
     const frontendRoot = containerEnv('gateway').FRONTEND_ROOT;
     const remoteFolders = Object.values(defaultRemoteManifests()).map((url) => url.split('/').at(-2));
     expect(remoteFolders.sort()).toEqual(FRONTEND_TARGETS.filter((name) => name !== 'shell').sort());
-    for (const name of FRONTEND_TARGETS) {
+    for (const name of FRONTEND_IMAGES) {
       const publishDir = containerEnv(name).PUBLISH_DIR;
       const volume = (services[name].volumes as string[]).find((mount) => mount.endsWith(`:${publishDir}`));
       expect(volume, name).toBeDefined();

@@ -147,6 +147,10 @@ export const FRONTEND_DOCKERFILE = 'deploy/docker/frontend.Dockerfile';
 /** Deployable images: the Dockerfile target is also the workspace folder and the image's last name part. */
 export const SERVICE_TARGETS = ['svc-identity', 'svc-webcam', 'svc-referer', 'svc-imaging', 'gateway'] as const;
 export const FRONTEND_TARGETS = ['shell', 'mf-map', 'mf-account', 'mf-admin'] as const;
+/** The player partners embed (embed/): a front-end image too, served under /embed/, outside Module Federation. */
+export const PLAYER_TARGET = 'embed';
+/** Every image that is nginx serving a build. */
+export const FRONTEND_IMAGES = [...FRONTEND_TARGETS, PLAYER_TARGET] as const;
 
 /** Workspace folder of each `@lakecams/*` package. */
 export function workspaceFolders(): Map<string, string> {

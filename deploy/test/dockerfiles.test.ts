@@ -7,6 +7,8 @@ import {
   environmentReadByFrontend,
   exists,
   FRONTEND_DOCKERFILE,
+  FRONTEND_IMAGES,
+  PLAYER_TARGET,
   FRONTEND_TARGETS,
   healthRoutes,
   parseDockerfile,
@@ -118,7 +120,7 @@ describe('Dockerfiles', () => {
       expect(Object.fromEntries([...env].filter(([key]) => malloc.has(key))), target).toEqual(NATIVE_MEMORY_ENV);
     }
     const frontendRead = environmentReadByFrontend();
-    for (const target of FRONTEND_TARGETS) {
+    for (const target of FRONTEND_IMAGES) {
       expect(
         [...stageEnv(frontendStages, target).keys()].filter((key) => !frontendRead.has(key)),
         target,
@@ -131,6 +133,21 @@ describe('Dockerfiles', () => {
     expect(instructions(serviceStages, 'svc-imaging', 'RUN').join('\n')).toContain(`chown node:node ${store}`);
     const frontendRoot = stageEnv(serviceStages, 'gateway').get('FRONTEND_ROOT');
     expect(instructions(serviceStages, 'gateway', 'RUN').join('\n')).toContain(`mkdir -p ${frontendRoot}`);
+  });
+
+  it('build the player partners embed in its own image, served under /embed/', () => {
+    expect(rootManifest.workspaces).toContain(PLAYER_TARGET);
+    expect(instructions(frontendStages, `build-${PLAYER_TARGET}`, 'RUN').at(-1)).toBe(
+      `npm run build -w ${PLAYER_TARGET}`,
+    );
+    const copied = copiedPaths(frontendStages, PLAYER_TARGET);
+    for (const folder of [PLAYER_TARGET, ...workspaceClosure(PLAYER_TARGET, true)]) {
+      expect(copied, `${PLAYER_TARGET} needs ${folder}/package.json`).toContain(`${folder}/package.json`);
+      expect(copied, `${PLAYER_TARGET} needs ${folder}/src`).toContain(`${folder}/src`);
+    }
+    const served = instructions(frontendStages, PLAYER_TARGET, 'COPY').find((args) => args.startsWith('--from='));
+    expect(served).toBe(`--from=build-${PLAYER_TARGET} /app/embed/dist/ /usr/share/nginx/html/embed/`);
+    expect(stageEnv(frontendStages, PLAYER_TARGET).get('APP_ENTRY')).toBe('/embed/v1.js');
   });
 
   it('build each front end in its own image from the folder its Rspack build writes', () => {

@@ -12,7 +12,7 @@ import {
   environmentReadBy,
   exists,
   FRONTEND_DOCKERFILE,
-  FRONTEND_TARGETS,
+  FRONTEND_IMAGES,
   gatewayRoutes,
   healthRoutes,
   type Loose,
@@ -70,7 +70,7 @@ const secretKeys = new Set<string>([
 /** Environment of a container: image ENV, envFrom ConfigMaps, env entries (secret values as placeholders). */
 function containerEnv(container: Loose): Record<string, string> {
   const target = imageTarget(container.image);
-  const stages = (FRONTEND_TARGETS as readonly string[]).includes(target) ? frontendStages : serviceStages;
+  const stages = (FRONTEND_IMAGES as readonly string[]).includes(target) ? frontendStages : serviceStages;
   const env: Record<string, string> = Object.fromEntries(stageEnv(stages, target));
   for (const source of container.envFrom ?? []) {
     Object.assign(env, Object.fromEntries(generatedConfigMaps.get(source.configMapRef.name) ?? []));
@@ -119,7 +119,7 @@ describe('Kubernetes base', () => {
   });
 
   it('has a Deployment and a Service for every service, the gateway and every front end', () => {
-    for (const name of [...SERVICE_TARGETS, ...FRONTEND_TARGETS]) {
+    for (const name of [...SERVICE_TARGETS, ...FRONTEND_IMAGES]) {
       const container = appContainer(name);
       expect(imageTarget(container.image)).toBe(name);
       expect(find('Service', name).spec.ports[0].targetPort).toBe('http');
@@ -146,10 +146,10 @@ describe('Kubernetes base', () => {
   });
 
   it('listens where the image listens and probes paths the code answers', () => {
-    for (const name of [...SERVICE_TARGETS, ...FRONTEND_TARGETS]) {
+    for (const name of [...SERVICE_TARGETS, ...FRONTEND_IMAGES]) {
       const container = appContainer(name);
       const env = containerEnv(container);
-      const isFrontend = (FRONTEND_TARGETS as readonly string[]).includes(name);
+      const isFrontend = (FRONTEND_IMAGES as readonly string[]).includes(name);
       expect(String(container.ports[0].containerPort)).toBe(isFrontend ? '8080' : env.PORT);
       for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         const check = container[probe]?.httpGet;
@@ -306,6 +306,7 @@ describe('Kubernetes base', () => {
       const folder = url.split('/').at(-2) as string;
       expect(backendOf(url.replace(/\/[^/]+$/, ''))?.name).toBe(folder);
     }
+    expect(backendOf('/embed')?.name).toBe('embed');
     expect(backendOf('/')?.name).toBe('shell');
   });
 });
