@@ -46,6 +46,30 @@ const element = <K extends keyof HTMLElementTagNameMap>(
   return node;
 };
 
+/**
+ * One event stream per page however many players it holds (a browser opens only six connections per host), closed
+ * with the last player.
+ */
+const livePictureListeners = new Set<(image: Picture) => void>();
+let liveStream: EventSource | null = null;
+function onLivePicture(listener: (image: Picture) => void): () => void {
+  if (!liveStream) {
+    liveStream = new EventSource(new URL('api/Events/stream', PORTAL).href);
+    liveStream.addEventListener('image', (event) => {
+      const image = JSON.parse((event as MessageEvent<string>).data) as Picture;
+      for (const notify of livePictureListeners) notify(image);
+    });
+  }
+  livePictureListeners.add(listener);
+  return () => {
+    livePictureListeners.delete(listener);
+    if (livePictureListeners.size === 0) {
+      liveStream?.close();
+      liveStream = null;
+    }
+  };
+}
+
 export class SeecamPlayer extends HTMLElement {
   static observedAttributes = ['camera', 'width', 'height'];
 
@@ -61,7 +85,7 @@ export class SeecamPlayer extends HTMLElement {
   private shown: string | null = null;
   private newest: string | null = null;
   private follow = true;
-  private events: EventSource | null = null;
+  private stopListening: (() => void) | null = null;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private zoom: Zoom | null = null;
   private ui!: {
@@ -96,8 +120,8 @@ export class SeecamPlayer extends HTMLElement {
   }
 
   disconnectedCallback() {
-    this.events?.close();
-    this.events = null;
+    this.stopListening?.();
+    this.stopListening = null;
     clearInterval(this.ticker);
     this.zoom?.close();
     this.started = false;
@@ -150,7 +174,15 @@ export class SeecamPlayer extends HTMLElement {
       fetchpriority: 'high',
     });
     picture.src = this.pictureUrl(null);
-    const clip = element('video', { muted: '', playsinline: '', controls: '', loop: '', preload: 'none', hidden: '' });
+    const clip = element('video', {
+      'aria-label': t.timelapse,
+      muted: '',
+      playsinline: '',
+      controls: '',
+      loop: '',
+      preload: 'none',
+      hidden: '',
+    });
     clip.muted = true;
     const age = element('span', { class: 'chip', role: 'status' });
     const credit = element('a', { class: 'chip', target: '_blank', rel: 'noopener', hidden: '' }, t.credit);
@@ -284,9 +316,7 @@ export class SeecamPlayer extends HTMLElement {
 
   /** New pictures as the portal's pages get them: the newest is shown at once while the visitor follows along. */
   private listen() {
-    this.events = new EventSource(this.portalUrl('api/Events/stream'));
-    this.events.addEventListener('image', (event) => {
-      const image = JSON.parse((event as MessageEvent<string>).data) as Picture;
+    this.stopListening = onLivePicture((image) => {
       if (this.webcamId === null || image.webcamId !== this.webcamId) return;
       if (this.pass && this.passEndsSoon()) return location.reload();
       // Pictures may arrive out of order (an upload of an earlier minute): each joins the day in its place.
