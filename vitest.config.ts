@@ -20,6 +20,7 @@ export default defineConfig({
             '{shell,mf-*}/test/**/*.test.{ts,tsx}',
             'libs/session/test/**/*.test.{ts,tsx}',
             'libs/ui-kit/test/**/*.test.{ts,tsx}',
+            'embed/test/**/*.test.ts',
           ],
           exclude: ['**/node_modules/**'],
           setupFiles: ['./vitest.dom-setup.ts'],

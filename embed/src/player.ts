@@ -366,7 +366,10 @@ export class SeecamPlayer extends HTMLElement {
     clip.src = this.portalUrl(`api/Image/Timelapse/camera/${encodeURIComponent(this.camera)}/${day}.mp4`, true);
     clip.hidden = false;
     picture.hidden = true;
-    void clip.play().catch(() => undefined);
+    // Muted, so browsers let it start; one that refuses still shows its controls.
+    void Promise.resolve()
+      .then(() => clip.play())
+      .catch(() => undefined);
   }
 }
 
