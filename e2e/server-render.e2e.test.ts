@@ -139,8 +139,9 @@ describe('pages rendered on the server, hydrated in Chromium', () => {
       expect(main, path).toContain(`<h1>${heading}</h1>`);
       expect(main, path).toContain(text);
       const folder = REMOTES.find((r) => r.name === remote)?.folder;
+      // The remote's stylesheet, inlined: it paints with the page's first bytes.
       expect(html, path).toMatch(
-        new RegExp(`<link rel="stylesheet" href="/remotes/${folder}/__federation_expose_app\\.[0-9a-f]{8}\\.css">`),
+        new RegExp(`<style data-href="/remotes/${folder}/__federation_expose_app\\.[0-9a-f]{8}\\.css">`),
       );
     }
   });
@@ -157,10 +158,12 @@ describe('pages rendered on the server, hydrated in Chromium', () => {
         if (link) expect(await main.getByRole('link', { name: link.name }).getAttribute('href'), path).toBe(link.href);
         // What a crawler finds of the cameras: their pages linked, with their pictures.
         if (path === '/webcams') expect(await main.locator('a[href^="/webcam/"] img[src]').count()).toBe(8);
-        // Styled by the remote's stylesheet, linked in the head.
+        // Styled by the remote's stylesheet, in the head.
         const remoteRules = await page.evaluate(() =>
           [...document.styleSheets]
-            .filter((sheet) => sheet.href?.includes('__federation_expose_app'))
+            .filter((sheet) =>
+              (sheet.ownerNode as Element | null)?.getAttribute('data-href')?.includes('__federation_expose_app'),
+            )
             .reduce((rules, sheet) => rules + sheet.cssRules.length, 0),
         );
         expect(remoteRules, path).toBeGreaterThan(0);
@@ -225,6 +228,28 @@ describe('pages rendered on the server, hydrated in Chromium', () => {
     await page.locator('main h1', { hasText: 'Kontakt' }).waitFor();
     expect(await page.locator('main h1').count()).toBe(1);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps what a visitor typed before the page came alive', async () => {
+    const admin = portal.demoAdmin;
+    if (!admin) throw new Error('The portal created no demo admin');
+    const page = await browser.newPage({ viewport: PHONE });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The login page's code is held back until the visitor has typed into the form the server sent.
+    await page.route(/\/remotes\/mf-account\/.*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${portal.url}/login`);
+    const form = page.getByRole('form', { name: 'Anmelden' });
+    await form.getByLabel('Benutzername').fill(admin.username);
+    await form.getByLabel('Passwort', { exact: true }).fill(admin.password);
+    release();
+    await hydrated(page, 'mf_account');
+    await form.getByRole('button', { name: 'Anmelden' }).click();
+    await page.waitForURL(`${portal.url}/`);
     await page.close();
   });
 

@@ -161,6 +161,17 @@ describe('pages rendered on the server', () => {
     ]);
   });
 
+  it('puts small stylesheets into the page itself, and links those with relative URLs', async () => {
+    const dir = join(root, 'mf-account', 'dist');
+    await writeFile(join(dir, 'app.11111111.css'), '.login{color:red}');
+    await writeFile(join(dir, 'icons.22222222.css'), '.icon{background:url(icon.png)}');
+    await fakeBuild(dir, loginRender('inline'), ['app.11111111.css', 'icons.22222222.css']);
+    const html = (await gateway.inject({ url: '/login' })).body;
+    expect(html).toContain('<style data-href="/remotes/mf-account/app.11111111.css">.login{color:red}</style>');
+    expect(html).toContain('<link rel="stylesheet" href="/remotes/mf-account/icons.22222222.css">');
+    expect(html.indexOf('data-href=')).toBeLessThan(html.indexOf('</head>'));
+  });
+
   it('takes a build rebuilt in place at the next page', async () => {
     await fakeBuild(join(root, 'mf-account', 'dist'), loginRender('neu gebaut'));
     expect(mainOf((await gateway.inject({ url: '/login' })).body)).toContain('<p>neu gebaut /login');

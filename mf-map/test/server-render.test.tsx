@@ -78,6 +78,17 @@ describe("mf-map's server build", () => {
     expect(textOf(html ?? '')).toContain('Donnerstag, 26. November 2026');
   });
 
+  it('paints the map from the page: the tiles around the lake, a cone linking each camera, its marker', () => {
+    const pageConfig = { mapTiles: { url: 'https://tiles.test/{z}/{y}/{x}.jpg', attribution: 'Kacheln &copy; Test' } };
+    const html = render('/', { [PAGE_DATA_IDS.cameraList]: CAMERAS, [PAGE_DATA_IDS.pageConfig]: pageConfig }) ?? '';
+    // Zoom 13 around 47.229 / 8.729: tile column 4294, row 2873 holds the centre.
+    expect(html).toContain('src="https://tiles.test/13/2873/4294.jpg"');
+    expect(html.match(/class="static-map__tile"/g)?.length).toBeGreaterThanOrEqual(12);
+    expect(html).toContain('<a href="/webcam/Halbinsel-Au" aria-label="Webcam Halbinsel-Au"><polygon');
+    expect(html.match(/class="camera-marker static-map__marker"/g)).toHaveLength(1);
+    expect(html).toContain('Kacheln &copy; Test');
+  });
+
   it('leaves the pages it does not render on the server, and those of other remotes, to the browser', () => {
     for (const path of ['/webcam/Rapperswil', '/compare', '/login', '/nowhere']) expect(render(path), path).toBeNull();
   });

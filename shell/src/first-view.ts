@@ -34,3 +34,19 @@ export function firstViewLoaded(limitMs = 1500): Promise<void> {
     picture.addEventListener('error', done, { once: true });
   });
 }
+
+/**
+ * Resolves once the browser has painted the page as its HTML came (the frame after the next one starts), or after
+ * `limitMs` in a tab that paints nothing (in the background).
+ */
+export function afterFirstPaint(limitMs = 200): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, limitMs);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}

@@ -1,8 +1,10 @@
-import { firstViewLoaded } from './first-view.ts';
+import { afterFirstPaint, firstViewLoaded } from './first-view.ts';
 import { registerRemotesOnce } from './remote-manifests.ts';
 import { storedOverridesFollowingLink } from './remote-overrides.ts';
 
-// A camera page's picture is in the HTML (first-view.ts): it loads before the scripts compete with it.
+// The page's HTML (rendered on the server) paints before any of the shell's work, and a camera page's picture
+// (first-view.ts) loads before the scripts compete with it.
+await afterFirstPaint();
 await firstViewLoaded();
 
 // Before the async boundary: the open page's remote loads while React DOM does, not after it.

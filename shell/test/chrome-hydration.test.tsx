@@ -23,6 +23,7 @@ describe('the chrome rendered on the server, hydrated in the browser', () => {
   afterEach(async () => {
     await act(() => lifecycles.unmount());
     document.body.replaceChildren();
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API
     document.cookie = `${COOKIE_NOTICE_COOKIE}=; Path=/; Max-Age=0`;
     localStorage.clear();
     vi.restoreAllMocks();
@@ -51,6 +52,7 @@ describe('the chrome rendered on the server, hydrated in the browser', () => {
   });
 
   it('renders without the notice for a visitor whose cookie says accepted', async () => {
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API
     document.cookie = `${COOKIE_NOTICE_COOKIE}=yes; Path=/`;
     const chrome = serverRenderedPage('/login', true);
     expect(chrome.footer).not.toContain('cookie-notice');

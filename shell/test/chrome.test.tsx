@@ -24,6 +24,7 @@ function renderChrome(session: Session) {
 }
 
 const forgetCookieNotice = () => {
+  // biome-ignore lint/suspicious/noDocumentCookie: jsdom has no Cookie Store API
   document.cookie = 'lakecams_cookie_notice=; Path=/; Max-Age=0';
 };
 

@@ -23,13 +23,20 @@ import { escapeHtml } from './page-meta.ts';
  * the remote then hydrates. Any failure leaves the page to the browser, as before.
  */
 
+/** A stylesheet of the page: its URL, and its rules when they can go into the page itself. */
+export interface PageStylesheet {
+  url: string;
+  /** Rules without relative URLs or anything that could close a `<style>`, inlined instead of linked. */
+  css?: string;
+}
+
 /** The page's markup from its remote, and the stylesheets the remote's exposed module brings. */
 export interface ServerRendering {
   remote: RemoteName;
   /** The path it was rendered for: the remote hydrates only there. */
   path: string;
   markup: string;
-  stylesheets: string[];
+  stylesheets: PageStylesheet[];
 }
 
 export type ServerRenderer = (
@@ -105,23 +112,31 @@ interface Manifest {
   exposes?: { path?: string; assets?: { css?: { sync?: string[]; async?: string[] } } }[];
 }
 
-/** The exposed module's own stylesheets, and those of its lazy chunks by file name, as URLs beside its manifest. */
+/** The exposed module's own stylesheets, and those of its lazy chunks by file name, beside its manifest. */
 interface Stylesheets {
-  sync: string[];
-  async: { file: string; url: string }[];
+  sync: PageStylesheet[];
+  async: (PageStylesheet & { file: string })[];
 }
 
 const LOCAL_FILE = (file: string) => !/^[a-z]+:|^\/\/|\.\./i.test(file);
+/** Larger ones are linked: they would weigh on every page's HTML more than a request costs. */
+const INLINE_CSS_LIMIT = 32 * 1024;
+
+/** A built stylesheet with its rules when they may be inlined: small, no `url(…)` relative to the file, no `</`. */
+async function pageStylesheet(dir: string, base: string, file: string): Promise<PageStylesheet> {
+  const css = await readFile(join(dir, file), 'utf8').catch(() => null);
+  const inlinable = css !== null && css.length <= INLINE_CSS_LIMIT && !/url\(|<\//i.test(css);
+  return inlinable ? { url: base + file, css } : { url: base + file };
+}
 
 /** The stylesheets of the remote's exposed module (`./app`). */
 async function stylesheetsOf(dir: string, manifestUrl: string): Promise<Stylesheets> {
   const manifest = JSON.parse(await readFile(join(dir, 'mf-manifest.json'), 'utf8')) as Manifest;
   const css = manifest.exposes?.find((expose) => expose.path === REMOTE_APP_MODULE)?.assets?.css;
   const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
-  return {
-    sync: (css?.sync ?? []).filter(LOCAL_FILE).map((file) => base + file),
-    async: (css?.async ?? []).filter(LOCAL_FILE).map((file) => ({ file, url: base + file })),
-  };
+  const read = (files: string[] = []) =>
+    Promise.all(files.filter(LOCAL_FILE).map(async (file) => ({ file, ...(await pageStylesheet(dir, base, file)) })));
+  return { sync: await read(css?.sync), async: await read(css?.async) };
 }
 
 /** A chunk's stylesheet is named `<chunk>.<content hash>.css` (libs/mf-config). */
@@ -194,7 +209,8 @@ export function createServerRenderer(frontendRoot: string): ServerRenderer {
       if (typeof markup !== 'string') return null;
       const chunks = chunksOf(url);
       const lazy = stylesheets.async.filter(({ file }) => chunks.some((chunk) => stylesheetOfChunk(file, chunk)));
-      return { remote, path, markup, stylesheets: [...stylesheets.sync, ...lazy.map(({ url }) => url)] };
+      const sheet = ({ url, css }: PageStylesheet): PageStylesheet => (css === undefined ? { url } : { url, css });
+      return { remote, path, markup, stylesheets: [...stylesheets.sync, ...lazy].map(sheet) };
     } catch (error) {
       log.error({ err: error, remote, url }, 'server rendering failed; the page renders in the browser');
       return null;
@@ -204,7 +220,8 @@ export function createServerRenderer(frontendRoot: string): ServerRenderer {
 
 /**
  * The page with the remote's rendering in `<main>`, in the container the shell would make for it (shell
- * remote-apps.ts), and its stylesheets in the head; the page unchanged when it has no empty `<main>`.
+ * remote-apps.ts), and its stylesheets in the head (inlined where they may be); the page unchanged when it has no
+ * empty `<main>`.
  */
 export function withServerRendering(html: string, rendering: ServerRendering): string {
   const main = /<main id="main"([^>]*)><\/main>/i;
@@ -212,7 +229,14 @@ export function withServerRendering(html: string, rendering: ServerRendering): s
   const container =
     `<div id="remote-${rendering.remote}" class="remote-outlet" ${SERVER_RENDERED_ATTRIBUTE}="${escapeHtml(rendering.path)}">` +
     `${rendering.markup}</div>`;
-  const links = rendering.stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
+  // Inlined rules paint with the page's first bytes; the remote's own loading of the file later changes nothing.
+  const links = rendering.stylesheets
+    .map(({ url, css }) =>
+      css === undefined
+        ? `<link rel="stylesheet" href="${escapeHtml(url)}">`
+        : `<style data-href="${escapeHtml(url)}">${css}</style>`,
+    )
+    .join('');
   return html
     .replace(main, (_all, attributes: string) => `<main id="main"${attributes}>${container}</main>`)
     .replace(/<\/head>/i, () => `${links}</head>`);

@@ -1,19 +1,16 @@
+import { PAGE_DATA_IDS } from '@lakecams/contracts';
+import { usePageData } from '@lakecams/ui-kit';
 import { Component, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { ListedCamera } from '../cameras/camera-list.ts';
-import { loadMapTiles, type MapTiles } from './map-settings.ts';
+import { loadMapTiles, type MapTiles, mapTilesOf } from './map-settings.ts';
+import { StaticMap } from './static-map.tsx';
 // With the panel, not with the map's lazy chunk: the panel's box has its height from home's first render on, so the
 // offers below it do not move when Leaflet arrives.
 import './camera-map.css';
 
 const loadCameraMap = () => import(/* webpackChunkName: "camera-map" */ './camera-map.tsx');
 const CameraMap = lazy(loadCameraMap);
-
-/** Starts fetching the map's code and tile settings; the map panel uses whatever has arrived. */
-export function preloadHomeMap(): void {
-  loadCameraMap().catch(() => {});
-  loadMapTiles().catch(() => {});
-}
 
 type TilesState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; tiles: MapTiles };
 
@@ -39,8 +36,55 @@ function useMapTiles(attempt: number): TilesState {
   return state;
 }
 
-/** The map tab's content: a fixed-size box, so nothing moves while Leaflet arrives; a tiles notice adds a strip on top. */
+/** What tells that a visitor is there and may use the map: then the live map is loaded. */
+const VISITOR_EVENTS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'wheel', 'scroll'] as const;
+
+/**
+ * Whether the live map is wanted: from the visitor's first touch, pointer move, key or scroll, or once the page has
+ * loaded and the browser is idle, whichever comes first (docs/decisions.md, "The map's first paint").
+ */
+function useLiveMapWanted(): boolean {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (wanted) return;
+    const want = () => setWanted(true);
+    for (const type of VISITOR_EVENTS) window.addEventListener(type, want, { passive: true, once: true });
+    let idle: number | undefined;
+    const whenIdle = () => {
+      idle = window.requestIdleCallback
+        ? window.requestIdleCallback(want, { timeout: 2000 })
+        : window.setTimeout(want, 200);
+    };
+    if (document.readyState === 'complete') whenIdle();
+    else window.addEventListener('load', whenIdle, { once: true });
+    return () => {
+      for (const type of VISITOR_EVENTS) window.removeEventListener(type, want);
+      window.removeEventListener('load', whenIdle);
+      if (idle !== undefined) (window.cancelIdleCallback ?? window.clearTimeout)(idle);
+    };
+  }, [wanted]);
+  return wanted;
+}
+
+/**
+ * The map tab's content: a fixed-size box, so nothing moves while Leaflet arrives; a tiles notice adds a strip on
+ * top. With the tile settings in the page, its first paint is the static map (server-rendered too), until the live
+ * map is wanted and loaded.
+ */
 export function MapPanel({ cameras }: { cameras: readonly ListedCamera[] }) {
+  const pageTiles = mapTilesOf(usePageData(PAGE_DATA_IDS.pageConfig));
+  const live = useLiveMapWanted();
+  if (pageTiles && !live) {
+    return (
+      <div className="camera-map">
+        <StaticMap cameras={cameras} tiles={pageTiles} />
+      </div>
+    );
+  }
+  return <LiveMapPanel cameras={cameras} firstPaint={pageTiles} />;
+}
+
+function LiveMapPanel({ cameras, firstPaint }: { cameras: readonly ListedCamera[]; firstPaint: MapTiles | null }) {
   const [attempt, setAttempt] = useState(0);
   const tiles = useMapTiles(attempt);
   const [unavailableOn, setUnavailableOn] = useState<number | null>(null);
@@ -51,10 +95,14 @@ export function MapPanel({ cameras }: { cameras: readonly ListedCamera[] }) {
       {tiles.status === 'failed' ? (
         <MapFailure onRetry={retry} />
       ) : tiles.status === 'loading' ? (
-        <MapLoading />
+        firstPaint ? (
+          <StaticMap cameras={cameras} tiles={firstPaint} />
+        ) : (
+          <MapLoading />
+        )
       ) : (
         <MapErrorBoundary key={attempt} onRetry={retry}>
-          <Suspense fallback={<MapLoading />}>
+          <Suspense fallback={firstPaint ? <StaticMap cameras={cameras} tiles={firstPaint} /> : <MapLoading />}>
             <CameraMap cameras={cameras} tiles={tiles.tiles} onTilesUnavailable={() => setUnavailableOn(attempt)} />
           </Suspense>
         </MapErrorBoundary>

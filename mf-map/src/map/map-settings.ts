@@ -34,13 +34,20 @@ async function pageConfig(): Promise<{ mapTiles?: Partial<MapTiles> }> {
   return (await response.json()) as { mapTiles?: Partial<MapTiles> };
 }
 
+/** The tiles the page settings name; null when they name none. */
+export function mapTilesOf(config: { mapTiles?: Partial<MapTiles> } | undefined): MapTiles | null {
+  const { url, attribution } = config?.mapTiles ?? {};
+  if (typeof url !== 'string' || url === '') return null;
+  return { url, attribution: typeof attribution === 'string' ? attribution : '' };
+}
+
 /** Read once per page, from its HTML where the gateway put it; a failure is forgotten so the next map tries again. */
 export function loadMapTiles(): Promise<MapTiles> {
   tiles ??= pageConfig()
     .then((config) => {
-      const { url, attribution } = config.mapTiles ?? {};
-      if (typeof url !== 'string' || url === '') throw new Error(`${PAGE_CONFIG_PATH} names no mapTiles.url`);
-      return { url, attribution: typeof attribution === 'string' ? attribution : '' };
+      const found = mapTilesOf(config);
+      if (!found) throw new Error(`${PAGE_CONFIG_PATH} names no mapTiles.url`);
+      return found;
     })
     .catch((error: unknown) => {
       tiles = undefined;

@@ -7,6 +7,7 @@ import { SiteLink } from './site-link.tsx';
 export const COOKIE_NOTICE_KEY = 'lakecams.cookie-notice-accepted';
 
 function rememberAcceptance(): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Firefox and older Safari.
   document.cookie = cookieNoticeAcceptance(window.location.protocol === 'https:');
 }
 

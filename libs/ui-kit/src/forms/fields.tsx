@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useCallback, useId, useRef } from 'react';
 import type { BoundField } from './use-form.ts';
 import './forms.css';
 
@@ -53,6 +53,23 @@ interface TextFieldProps {
   counterMax?: number;
 }
 
+type FormControl = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/**
+ * A field of a page rendered on the server may be typed into before the page's code arrived: when it comes (the
+ * control mounts), what the visitor typed is taken into the form instead of being lost.
+ */
+function useAdoptedInput(field: BoundField): (element: FormControl | null) => void {
+  const adopted = useRef(false);
+  const latest = useRef(field);
+  latest.current = field;
+  return useCallback((element: FormControl | null) => {
+    if (!element || adopted.current) return;
+    adopted.current = true;
+    if (element.value !== latest.current.value) latest.current.onValueChange(element.value);
+  }, []);
+}
+
 export function TextField({
   field,
   label,
@@ -65,10 +82,12 @@ export function TextField({
   step,
 }: TextFieldProps) {
   const keyboard = inputMode ?? (type === 'number' ? (step === 'any' ? 'decimal' : 'numeric') : undefined);
+  const adopt = useAdoptedInput(field);
   return (
     <FieldFrame field={field} label={label} hint={hint} counterMax={counterMax}>
       {({ id, describedBy, invalid }) => (
         <input
+          ref={adopt}
           id={id}
           name={field.name}
           type={type}
@@ -88,10 +107,12 @@ export function TextField({
 }
 
 export function TextAreaField({ field, label, rows = 6 }: { field: BoundField; label: string; rows?: number }) {
+  const adopt = useAdoptedInput(field);
   return (
     <FieldFrame field={field} label={label}>
       {({ id, describedBy, invalid }) => (
         <textarea
+          ref={adopt}
           id={id}
           name={field.name}
           rows={rows}
@@ -124,10 +145,12 @@ const asChoice = (option: string | Choice): Choice =>
   typeof option === 'string' ? { value: option, label: option } : option;
 
 export function SelectField({ field, label, placeholder, options }: SelectFieldProps) {
+  const adopt = useAdoptedInput(field);
   return (
     <FieldFrame field={field} label={label}>
       {({ id, describedBy, invalid }) => (
         <select
+          ref={adopt}
           id={id}
           name={field.name}
           value={field.value}
