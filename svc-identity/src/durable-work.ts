@@ -14,7 +14,7 @@ export interface DurableWorkContext {
 export async function consumeWithBackoff<M extends EventDefinition>(
   { bus, log }: DurableWorkContext,
   event: M,
-  work: (payload: PayloadOf<M>) => Promise<void>,
+  work: (payload: NoInfer<PayloadOf<M>>) => Promise<void>,
   options: ConsumeOptions,
 ): Promise<Subscription> {
   return bus.consume(
@@ -51,7 +51,7 @@ function eventIdOf(payload: unknown): string | undefined {
 export async function consumeOnce<M extends EventDefinition>(
   context: DurableWorkContext & { db: Kysely<Database> },
   event: M,
-  work: (payload: PayloadOf<M>, trx: Transaction<Database>) => Promise<void>,
+  work: (payload: NoInfer<PayloadOf<M>>, trx: Transaction<Database>) => Promise<void>,
   options: ConsumeOptions,
 ): Promise<Subscription> {
   return consumeWithBackoff(

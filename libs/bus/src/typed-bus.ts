@@ -81,33 +81,35 @@ export type ConsumeOptions = Omit<DurableConsumerOptions, 'filter'>;
 /**
  * The bus over the message catalogue: payloads and replies are typed by their definitions, and what
  * arrives is checked against them before a handler sees it. Messages sent while serving a request carry
- * its id; handlers run with the id of the message they handle.
+ * its id; handlers run with the id of the message they handle. The definition alone decides `M` (`NoInfer`
+ * elsewhere): inferring it back through TypeBox's `Static` from a payload or handler costs the type checker over
+ * a million instantiations in every program that calls the bus.
  */
 export interface TypedBus {
   readonly kind: Bus['kind'];
-  publish<M extends NoticeDefinition>(notice: M, payload: PayloadOf<M>): Promise<void>;
+  publish<M extends NoticeDefinition>(notice: M, payload: NoInfer<PayloadOf<M>>): Promise<void>;
   subscribe<M extends NoticeDefinition>(
     notice: M,
-    handler: (payload: PayloadOf<M>) => void | Promise<void>,
+    handler: (payload: NoInfer<PayloadOf<M>>) => void | Promise<void>,
     options?: SubscribeOptions,
   ): Promise<Subscription>;
   consume<M extends EventDefinition>(
     events: M | readonly M[],
-    handler: (message: EventOf<M>) => void | Promise<void>,
+    handler: (message: NoInfer<EventOf<M>>) => void | Promise<void>,
     options: ConsumeOptions,
   ): Promise<Subscription>;
   follow<M extends EventDefinition>(
     event: M,
-    handler: (payload: PayloadOf<M>) => void | Promise<void>,
+    handler: (payload: NoInfer<PayloadOf<M>>) => void | Promise<void>,
   ): Promise<Subscription>;
   request<M extends RequestDefinition>(
     request: M,
-    payload: PayloadOf<M>,
+    payload: NoInfer<PayloadOf<M>>,
     options?: Omit<RequestOptions, 'headers'>,
-  ): Promise<ReplyOf<M>>;
+  ): Promise<NoInfer<ReplyOf<M>>>;
   respond<M extends RequestDefinition>(
     request: M,
-    responder: (payload: PayloadOf<M>) => ReplyOf<M> | Promise<ReplyOf<M>>,
+    responder: (payload: NoInfer<PayloadOf<M>>) => NoInfer<ReplyOf<M>> | Promise<NoInfer<ReplyOf<M>>>,
     options?: SubscribeOptions,
   ): Promise<Subscription>;
   pendingEvents(durable: string): Promise<number>;
@@ -116,7 +118,7 @@ export interface TypedBus {
 
 /** The typed bus with the durable publish: for the outbox relay's owner and for tests that play a service. */
 export interface TypedEventBus extends TypedBus {
-  publishEvent<M extends EventDefinition>(event: M, payload: PayloadOf<M>): Promise<void>;
+  publishEvent<M extends EventDefinition>(event: M, payload: NoInfer<PayloadOf<M>>): Promise<void>;
 }
 
 /** The filter of a durable consumer of these subjects: the subject itself, or their common tokens and `>`. */

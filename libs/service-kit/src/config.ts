@@ -40,11 +40,15 @@ export function exitOnConfigError<T>(read: () => T): T {
   }
 }
 
-/** Parse `env` against a TypeBox object schema: defaults applied, strings converted, unknown keys dropped. */
+/**
+ * Parse `env` against a TypeBox object schema: defaults applied, strings converted, unknown keys dropped.
+ * (`NoInfer`: the schema decides the type, never the place the result goes, which would cost the type checker
+ * over a million instantiations through TypeBox's `Static`.)
+ */
 export function loadConfig<T extends TObject>(
   schema: T,
   env: Record<string, string | undefined> = process.env,
-): Static<T> {
+): NoInfer<Static<T>> {
   const known: Record<string, unknown> = {};
   for (const key of Object.keys(schema.properties)) {
     const value = env[key];

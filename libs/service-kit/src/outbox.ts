@@ -29,7 +29,7 @@ interface OutboxRow {
 export async function publishEvent<DB, M extends EventDefinition>(
   trx: Transaction<DB>,
   event: M,
-  payload: PayloadOf<M>,
+  payload: NoInfer<PayloadOf<M>>,
 ): Promise<void> {
   const requestId = currentRequestId() ?? null;
   await sql`
