@@ -212,7 +212,10 @@ describe('a camera embedded on a partner page of another origin, as a custom ele
     // The day's time-lapse, at the page's level, from the portal.
     const clip = page.waitForResponse(
       (response) =>
-        response.url().includes(`/api/Image/Timelapse/camera/${CAMERA}/`) && [200, 206].includes(response.status()),
+        // With the pass the beacon gave the booked page: a <video> sends only the page's origin.
+        response.url().includes(`/api/Image/Timelapse/camera/${CAMERA}/`) &&
+        response.url().includes('?pass=') &&
+        [200, 206].includes(response.status()),
       { timeout: 120_000 },
     );
     await player.getByRole('button', { name: 'Zeitraffer' }).click();

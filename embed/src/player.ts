@@ -33,6 +33,8 @@ interface History {
 interface Level {
   booked: boolean;
   cameraPage: string;
+  /** A booked page's pass: what the time-lapse video carries, as a `<video>` sends only the page's origin. */
+  pass?: string;
 }
 
 const element = <K extends keyof HTMLElementTagNameMap>(
@@ -77,6 +79,8 @@ export class SeecamPlayer extends HTMLElement {
   private started = false;
   private camera = '';
   private pass: string | null = null;
+  /** The beacon's pass for this page, for the clip (a framed player has its own). */
+  private clipPass: string | null = null;
   private texts: Texts = TEXTS.de;
   private language: Lang = 'de';
   private history: History | null = null;
@@ -245,6 +249,7 @@ export class SeecamPlayer extends HTMLElement {
       if (!answer.ok) return;
       const level = (await answer.json()) as Level;
       this.ui.credit.hidden = level.booked;
+      this.clipPass = level.pass ?? null;
       this.ui.link.href = this.ui.credit.href = this.portalUrl(level.cameraPage.replace(/^\//, ''));
     } catch {
       this.ui.credit.hidden = false;
@@ -363,7 +368,10 @@ export class SeecamPlayer extends HTMLElement {
   private playTimelapse() {
     const { clip, picture } = this.ui;
     const day = this.history?.day ?? regionDay();
-    clip.src = this.portalUrl(`api/Image/Timelapse/camera/${encodeURIComponent(this.camera)}/${day}.mp4`, true);
+    const url = new URL(`api/Image/Timelapse/camera/${encodeURIComponent(this.camera)}/${day}.mp4`, PORTAL);
+    const pass = this.pass ?? this.clipPass;
+    if (pass) url.searchParams.set('pass', pass);
+    clip.src = url.href;
     clip.hidden = false;
     picture.hidden = true;
     // Muted, so browsers let it start; one that refuses still shows its controls.

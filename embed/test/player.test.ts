@@ -71,7 +71,13 @@ describe('<seecam-player>', () => {
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       fetches.push({ url, init });
       const body = url.includes('/EmbedView/')
-        ? { camera: 'Au', quality: booked ? 'HIGH' : 'POOR', booked, cameraPage: '/webcam/Au' }
+        ? {
+            camera: 'Au',
+            quality: booked ? 'HIGH' : 'POOR',
+            booked,
+            cameraPage: '/webcam/Au',
+            ...(booked ? { pass: 'beacon.1.x' } : {}),
+          }
         : structuredClone(history);
       return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
     });
@@ -108,6 +114,18 @@ describe('<seecam-player>', () => {
     await vi.waitFor(() =>
       expect((root.querySelector('a.chip[hidden]') as HTMLElement | null)?.textContent).toBe('Seecam'),
     );
+  });
+
+  it("plays the day's time-lapse with the pass the beacon gave the booked page (a video sends only the origin)", async () => {
+    const { root } = await mount();
+    await vi.waitFor(() =>
+      expect((root.querySelector('a.chip[hidden]') as HTMLElement | null)?.textContent).toBe('Seecam'),
+    );
+    (root.querySelector('button[aria-pressed]') as HTMLButtonElement).click();
+    expect(root.querySelector('video')?.getAttribute('src')).toMatch(
+      /\/Timelapse\/camera\/Au\/2026-11-27\.mp4\?pass=beacon\.1\.x$/,
+    );
+    expect(root.querySelector('button[aria-pressed]')?.textContent).toBe('Bild');
   });
 
   it('shows the Seecam credit to a page without a booking', async () => {

@@ -79,7 +79,10 @@ describe('the embedded player: its frame, its beacon and the views a booked page
       quality: 'HIGH',
       booked: true,
       cameraPage: '/webcam/Seeblick',
+      pass: expect.stringMatching(/^[\w-]+\.\d+\.[\w-]{43}$/),
     });
+    // The pass names the page as the beacon saw it, for the clip a <video> asks with the page's origin alone.
+    expect((await widthOf(`/api/Image/Get/camera/Seeblick.jpg?pass=${booked.json().pass}`, FRAME)).width).toBe(1920);
     expect(booked.headers['access-control-allow-origin']).toBe('*');
     expect(booked.headers['access-control-allow-credentials']).toBeUndefined();
     expect(booked.headers['cache-control']).toBe('no-store');
@@ -90,6 +93,7 @@ describe('the embedded player: its frame, its beacon and the views a booked page
 
     const other = await beacon({ referer: 'https://elsewhere.example/' });
     expect(other.json()).toMatchObject({ quality: 'POOR', booked: false });
+    expect(other.json().pass).toBeUndefined();
     expect((await beacon({})).json()).toMatchObject({ quality: 'POOR', booked: false });
     expect(await viewsToday()).toBe(before + 2);
     expect((await app.inject({ url: '/api/Image/EmbedView/camera/Nirgends' })).statusCode).toBe(404);

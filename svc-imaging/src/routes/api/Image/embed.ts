@@ -95,6 +95,12 @@ const embedRoutes: FastifyPluginAsyncTypebox<EmbedRouteOptions> = async (app, op
             quality: Type.Enum([...QUALITIES]),
             booked: Type.Boolean({ description: 'The page has a booking of the camera today' }),
             cameraPage: Type.String({ description: "The camera's page on the portal (path)" }),
+            pass: Type.Optional(
+              Type.String({
+                description:
+                  "A booked page's pass, for what a browser asks without the page's full address (the time-lapse video)",
+              }),
+            ),
           }),
           400: ErrorSchema,
           404: ErrorSchema,
@@ -116,12 +122,15 @@ const embedRoutes: FastifyPluginAsyncTypebox<EmbedRouteOptions> = async (app, op
         referer: pageOf(request, request.query.pass),
         today,
       });
+      const page = pageOf(request, request.query.pass);
       if (resolved.booking) await app.embedViews.count(state.camera.webcamId, resolved.booking.url, today);
       return {
         camera: state.camera.name,
         quality: resolved.quality,
         booked: resolved.booking !== null,
         cameraPage: cameraPath(state.camera.name),
+        // A <video> sends the page's origin only; the pass names the page as this request did.
+        ...(resolved.booking && page ? { pass: signEmbedPass(options.secret, page) } : {}),
       };
     },
   );
