@@ -3,7 +3,8 @@
  * a program of its own (their `tsconfig.json`), so that the Fastify decorators one service declares
  * (`declare module 'fastify' { interface FastifyInstance { … } }`) are no type in another package. Each of those
  * programs also gets a generated probe that uses every decorator the other services declare under
- * `@ts-expect-error`: a decorator visible where it does not belong fails the type check, named.
+ * `@ts-expect-error`: a decorator visible where it does not belong fails the type check, named. The gateway and
+ * the service kit, which use Fastify and declare no decorator of a service, are checked the same way.
  * Programs run two at a time and incrementally (state in node_modules/.cache/typecheck).
  */
 import { spawnSync } from 'node:child_process';
@@ -14,8 +15,15 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/typecheck');
 
-/** The packages checked on their own: each service, and the gateway, which declares no decorators. */
-export const ISOLATED_PACKAGES = ['svc-identity', 'svc-webcam', 'svc-referer', 'svc-imaging', 'gateway'];
+/** The packages checked on their own: each service, and the Fastify packages that declare none (gateway, kit). */
+export const ISOLATED_PACKAGES = [
+  'svc-identity',
+  'svc-webcam',
+  'svc-referer',
+  'svc-imaging',
+  'gateway',
+  'libs/service-kit',
+];
 const SERVICES = ISOLATED_PACKAGES.filter((name) => name.startsWith('svc-'));
 /** Fastify's interfaces a package may augment, and how the probe reaches a value of each. */
 const PROBED = { FastifyInstance: 'app', FastifyRequest: 'request', FastifyReply: 'reply' } as const;
@@ -81,15 +89,16 @@ export function probeFor(pkg: string, decorators: readonly Decorator[]): string 
 
 /** The probed program of `pkg`: its own tsconfig.json and the probe. */
 function probedConfig(pkg: string, decorators: readonly Decorator[]): string {
-  const probe = join(CACHE, `${pkg}.probe.ts`);
-  const config = join(CACHE, `${pkg}.tsconfig.json`);
+  const name = pkg.replaceAll('/', '-');
+  const probe = join(CACHE, `${name}.probe.ts`);
+  const config = join(CACHE, `${name}.tsconfig.json`);
   writeFileSync(probe, probeFor(pkg, decorators));
   writeFileSync(
     config,
     `${JSON.stringify(
       {
         extends: join(ROOT, pkg, 'tsconfig.json'),
-        compilerOptions: { tsBuildInfoFile: join(CACHE, `${pkg}.tsbuildinfo`) },
+        compilerOptions: { tsBuildInfoFile: join(CACHE, `${name}.probed.tsbuildinfo`) },
         files: [probe],
       },
       null,

@@ -90,7 +90,7 @@ describe('the type check of each service on its own', () => {
         extends: string;
         include: string[];
       };
-      expect(config.extends).toBe('../tsconfig.base.json');
+      expect(config.extends).toBe(`${'../'.repeat(pkg.split('/').length)}tsconfig.base.json`);
       expect(config.include.filter((pattern) => pattern.startsWith('..'))).toEqual([]);
       expect(existsSync(join(ROOT, pkg, 'src'))).toBe(true);
     }
