@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +94,44 @@ describe('the type check of each service on its own', () => {
       expect(config.extends).toBe(`${'../'.repeat(pkg.split('/').length)}tsconfig.base.json`);
       expect(config.include.filter((pattern) => pattern.startsWith('..'))).toEqual([]);
       expect(existsSync(join(ROOT, pkg, 'src'))).toBe(true);
+    }
+  });
+
+  it("fails the type check when a program holds another service's decorator, and passes without it", () => {
+    const cache = join(ROOT, 'node_modules/.cache');
+    mkdirSync(cache, { recursive: true });
+    const dir = mkdtempSync(join(cache, 'typecheck-test-'));
+    try {
+      const augment = (members: string) => `import 'fastify';\ndeclare module 'fastify' {\n${members}\n}\n`;
+      // What the service kit declares for everybody, and a decorator of svc-imaging.
+      writeFileSync(
+        join(dir, 'kit.ts'),
+        augment('  interface FastifyInstance { bus: object }\n  interface FastifyRequest { principal: object }'),
+      );
+      writeFileSync(join(dir, 'imaging.ts'), augment('  interface FastifyInstance { zzCaptures: object }'));
+      writeFileSync(
+        join(dir, 'svc-webcam.probe.ts'),
+        probeFor('svc-webcam', [
+          { pkg: 'svc-imaging', file: 'svc-imaging/src/imaging.ts', on: 'FastifyInstance', name: 'zzCaptures' },
+        ]),
+      );
+      const check = (files: string[]) => {
+        const config = join(dir, 'tsconfig.json');
+        const base = join(ROOT, 'tsconfig.base.json');
+        writeFileSync(config, JSON.stringify({ extends: base, compilerOptions: { incremental: false }, files }));
+        const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+        return spawnSync(process.execPath, [tsc, '-p', config], { encoding: 'utf8' });
+      };
+      const apart = check(['svc-webcam.probe.ts', 'kit.ts']);
+      expect(apart.stdout).toBe('');
+      expect(apart.status).toBe(0);
+      const together = check(['svc-webcam.probe.ts', 'kit.ts', 'imaging.ts']);
+      expect(together.status).not.toBe(0);
+      expect(explained(together.stdout)).toContain(
+        'svc-webcam sees a decorator of another service: svc-imaging: FastifyInstance.zzCaptures',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
