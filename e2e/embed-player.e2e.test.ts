@@ -30,9 +30,14 @@ async function startPartnerSite(portal: string): Promise<{ url: string; server: 
     `media-src ${portal}`,
     `connect-src ${portal}`,
     `frame-src ${portal}`,
+    // The partner's own style sheet only: the player needs no style source of its own.
+    "style-src 'self'",
   ].join('; ');
   const page = (body: string, head = '') =>
-    `<!doctype html><html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Seewetter</title>${head}</head><body><h1>Seewetter am Zürichsee</h1>${body}<p>Text des Partners unter der Kamera.</p></body></html>`;
+    `<!doctype html><html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Seewetter</title><link rel="stylesheet" href="/site.css">${head}</head><body><h1>Seewetter am Zürichsee</h1>${body}<p>Text des Partners unter der Kamera. <button type="button">Abo</button></p></body></html>`;
+  // Rules a partner's site may well have: they must not reach into the player, nor the player's out.
+  const siteCss =
+    'img { border: 12px solid red !important; } button { background: rgb(0, 255, 0); } .p { display: none; }';
   const element = page(
     `<seecam-player camera="${CAMERA}"></seecam-player>`,
     `<script type="module" src="${portal}/embed/v1.js" async></script>`,
@@ -42,6 +47,7 @@ async function startPartnerSite(portal: string): Promise<{ url: string; server: 
   );
   const server = createServer((request, response) => {
     const path = request.url ?? '/';
+    if (path === '/site.css') return void response.writeHead(200, { 'content-type': 'text/css' }).end(siteCss);
     const html = path.endsWith('/framed') ? framed : path.endsWith('/') ? element : null;
     if (!html) return void response.writeHead(404).end();
     response
@@ -165,6 +171,12 @@ describe('a camera embedded on a partner page of another origin, as a custom ele
       .poll(() => names.find((name) => /-HIGH-[0-9a-f]{12}-p[0-9a-f]{12}-[0-9a-f]{12}\./.test(name)))
       .toBeTruthy();
     await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1920);
+    // The page's CSS stops at the shadow root, and the player's stays inside it.
+    expect(await picture.evaluate((img) => getComputedStyle(img).borderTopWidth)).toBe('0px');
+    expect(await player.locator('.p').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Abo' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe(
+      'rgb(0, 255, 0)',
+    );
     // The red bar is drawn into the top of the picture the page got.
     await expect.poll(() => player.getByRole('status').textContent()).toMatch(/^(gerade eben|vor \d+ (Min\.|Std\.))$/);
     await expect.poll(() => player.getByRole('link', { name: 'Seecam', exact: true }).isHidden()).toBe(true);
