@@ -4,7 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, openPage, PHONE } from './browser.ts';
 import { linkIn, waitForMail } from './mail-outbox.ts';
 import { signedInApi } from './portal-api.ts';
 
@@ -60,18 +60,9 @@ describe('accounts in the embedded portal (Chromium)', () => {
 
   /** `beforeLoad` sets the page up before it loads, e.g. holds back a request. */
   async function open(path: string, beforeLoad?: (page: Page) => Promise<unknown>): Promise<Page> {
-    const page = await browser.newPage({ viewport: DESKTOP });
-    page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
-    page.on('console', (message) => {
-      consoleLines.push(`${path}: ${message.type()} ${message.text()}`);
-      // A 4xx answer is logged by Chromium as a console error; the tests check those answers themselves.
-      if (message.type() === 'error' && !message.text().includes('Failed to load resource')) {
-        errors.push(`${path}: ${message.text()}`);
-      }
-    });
-    await beforeLoad?.(page);
-    await page.goto(`${portal.url}${path}`);
-    return page;
+    // 4xx answers the tests provoke are checked by the tests themselves.
+    const watch = { errors, consoleLines, label: path, ignoreFailedLoads: true };
+    return (await openPage(browser, `${portal.url}${path}`, { ...watch, ...(beforeLoad ? { beforeLoad } : {}) })).page;
   }
 
   /** Desktop and phone screenshots of the page as it is now. */

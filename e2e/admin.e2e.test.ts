@@ -8,7 +8,7 @@ import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, PHONE, mainHeading } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, openPage, PHONE, mainHeading } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 /** A PNG of one colour (RGBA), small enough to build by hand. */
@@ -90,16 +90,10 @@ describe('administration screens (Chromium)', () => {
   });
 
   async function open(path: string, viewport = DESKTOP): Promise<Page> {
-    const page = await browser.newPage({ viewport, locale: 'de-CH' });
-    page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
-    page.on('console', (message) => {
-      // 4xx answers the test provokes are logged by Chromium; the page shows them itself.
-      if (message.type() === 'error' && !message.text().includes('Failed to load resource')) {
-        errors.push(`${path}: ${message.text()}`);
-      }
-    });
-    await page.goto(`${portal.url}${path}`);
-    return page;
+    // 4xx answers the test provokes are logged by Chromium; the page shows them itself.
+    const context = { viewport, locale: 'de-CH' };
+    return (await openPage(browser, `${portal.url}${path}`, { context, errors, label: path, ignoreFailedLoads: true }))
+      .page;
   }
 
   async function openAsAdmin(path: string): Promise<Page> {

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { startDigestCamera } from '../svc-imaging/test/camera-servers.ts';
-import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, logIn, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, logIn, openPage, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { antiForgeryOf, signedInApi } from './portal-api.ts';
 
@@ -103,14 +103,12 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
   }
 
   async function openAsAdmin(path: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
-    page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().includes('Failed to load resource')) {
-        errors.push(`${path}: ${message.text()}`);
-      }
+    const { page } = await openPage(browser, `${portal.url}/login?returnUrl=${encodeURIComponent(path)}`, {
+      context: { viewport: DESKTOP, locale: 'de-CH' },
+      errors,
+      label: path,
+      ignoreFailedLoads: true,
     });
-    await page.goto(`${portal.url}/login?returnUrl=${encodeURIComponent(path)}`);
     await logIn(page, admin);
     await page.waitForURL(`${portal.url}${path}`);
     return page;

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, openPage, PHONE } from './browser.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -54,15 +54,11 @@ describe('the embedded portal in Chromium', () => {
   });
 
   async function open(path: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[]; requests: string[] }> {
-    const page = await browser.newPage({ viewport });
-    const errors: string[] = [];
     const requests: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
+    const { page, errors } = await openPage(browser, `${portal.url}${path}`, {
+      context: { viewport },
+      beforeLoad: async (opened) => opened.on('request', (request) => requests.push(new URL(request.url()).pathname)),
     });
-    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
-    await page.goto(`${portal.url}${path}`);
     return { page, errors, requests };
   }
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEV_REMOTE_COOKIE } from '@lakecams/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, logIn } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, logIn, watchPageErrors } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -137,8 +137,7 @@ describe('a remote from its dev server, in one browser only', () => {
   it('loads the dev build where the link was opened, applies an edit without a reload and keeps the state', async () => {
     if (!dev || !copy) throw new Error('not started');
     const developer = await browser.newPage();
-    const errors: string[] = [];
-    developer.on('pageerror', (error) => errors.push(error.message));
+    const errors = watchPageErrors(developer, { exceptionsOnly: true });
     await developer.goto(`${portal.url}/datenschutz?devRemote=mf-map@${dev.url}/mf-manifest.json`);
 
     const button = developer.getByTestId('dev-probe');

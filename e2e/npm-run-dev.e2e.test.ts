@@ -8,7 +8,7 @@ import { REMOTES } from '@lakecams/contracts';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, watchPageErrors } from './browser.ts';
 import { ARTIFACTS } from './embedded-portal.ts';
 import { groupAlive } from './process-group.ts';
 
@@ -96,8 +96,7 @@ describe('npm run dev: the whole portal with every app from its dev server', () 
     const remotes = (await (await fetch(`${page}/remotes.json`)).json()) as Record<string, string>;
     const mapOrigin = new URL(remotes.mf_map as string).origin;
     const tab = await browser.newPage({ viewport: DESKTOP });
-    const errors: string[] = [];
-    tab.on('pageerror', (error) => errors.push(error.message));
+    const errors = watchPageErrors(tab, { exceptionsOnly: true });
     const fromMapDevServer: string[] = [];
     tab.on('request', (request) => {
       if (request.url().startsWith(mapOrigin)) fromMapDevServer.push(request.url());

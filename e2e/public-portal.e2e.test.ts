@@ -20,6 +20,7 @@ import {
   DESKTOP,
   closePagesAfterEachTest,
   launchChromium,
+  openPage,
   PHONE,
   mainHeading,
   startFramingSite,
@@ -114,13 +115,8 @@ describe('the public portal in Chromium', () => {
   });
 
   async function open(path: string, viewport = DESKTOP, { touch = false } = {}): Promise<Page> {
-    const page = await browser.newPage({ viewport, hasTouch: touch, isMobile: touch });
-    page.on('pageerror', (error) => errors.push(`${path}: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`${path}: ${message.text()}`);
-    });
-    await page.goto(`${portal.url}${path}`);
-    return page;
+    const context = { viewport, hasTouch: touch, isMobile: touch };
+    return (await openPage(browser, `${portal.url}${path}`, { context, errors, label: path })).page;
   }
 
   /** The map with its tiles, cones and markers drawn. */
