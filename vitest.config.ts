@@ -61,6 +61,8 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000, interval: 100 } },
           include: ['e2e/**/*.e2e.test.ts'],
           exclude: ['**/node_modules/**'],
+          // One initdb per run, copied into each test portal's data folder.
+          globalSetup: ['./e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -9,7 +9,7 @@ import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, watchPageErrors } from './browser.ts';
-import { ARTIFACTS } from './embedded-portal.ts';
+import { ARTIFACTS, seedEmbeddedPostgres } from './embedded-portal.ts';
 import { groupAlive } from './process-group.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -25,6 +25,8 @@ describe('npm run dev: the whole portal with every app from its dev server', () 
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'lakecams-npm-run-dev-'));
+    // The run's initialised PostgreSQL: npm start's first start, initdb included, is npm-start.e2e.test.ts's.
+    await seedEmbeddedPostgres(dataDir);
     const shellPort = await freePort();
     const portalPort = await freePort();
     page = `http://localhost:${shellPort}`;
