@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 // unit: no services needed; integration: real PostgreSQL and NATS; e2e: real Chromium against the embedded build.
+
+/**
+ * Test files at a time in every project but e2e's processes. Vitest's default, one less than the cores, runs one file
+ * at a time on 2 cores, while most files wait on PostgreSQL, NATS, a browser or a timer. Projects run together share
+ * it (the same number for all of one `sequence.groupOrder`).
+ */
+const WORKERS = 2;
+
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +18,10 @@ export default defineConfig({
           environment: 'node',
           include: ['{libs,svc-*,gateway,scripts,deploy,bench}/**/test/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts', 'libs/session/**', 'libs/ui-kit/**'],
+          // No module mocks and no state left between files: the files share a worker's modules instead of
+          // importing Fastify, the services and sharp again for each (docs/decisions.md, "How the tests run").
+          isolate: false,
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -24,6 +36,8 @@ export default defineConfig({
           ],
           exclude: ['**/node_modules/**'],
           setupFiles: ['./vitest.dom-setup.ts'],
+          // Isolated: many files mock modules (vi.mock) and the remotes keep state in their modules.
+          maxWorkers: WORKERS,
           testTimeout: 30_000,
         },
       },

@@ -94,7 +94,7 @@ interface Sent {
 }
 
 /** The dashboard over fake Jobs routes, with the frame's client: no bearer token, the cookie goes along. */
-function renderDashboard(answers: Record<string, (sent: Sent) => Response>, refreshMs = 60_000) {
+function renderDashboard(answers: Record<string, (sent: Sent) => Response | Promise<Response>>, refreshMs = 60_000) {
   const sent: Sent[] = [];
   const api = createApiClient({
     getState: () => EMPTY_AUTH_STATE,
@@ -261,16 +261,24 @@ describe('the job dashboard', () => {
 
   it('reads the state again every few seconds and keeps the last one while a read fails', async () => {
     let reads = 0;
+    // The third read answers once the test has seen the failed second one, however slowly the page renders.
+    let seenFailure = () => {};
+    const failureSeen = new Promise<void>((resolve) => {
+      seenFailure = resolve;
+    });
     renderDashboard(
       {
-        'GET /api/Jobs/state': () => {
+        'GET /api/Jobs/state': async () => {
           reads += 1;
           if (reads === 2)
             return jsonResponse(
               { statusCode: 503, error: 'Service Unavailable', message: 'Database unavailable, please retry shortly' },
               503,
             );
-          return jsonResponse(jobState({ cameras: jobState().cameras.slice(0, reads) }));
+          if (reads === 1) return jsonResponse(jobState({ cameras: jobState().cameras.slice(0, 1) }));
+          // Reads after the failure (several, at 50 ms, while the test looks) all answer three cameras.
+          await failureSeen;
+          return jsonResponse(jobState({ cameras: jobState().cameras.slice(0, 3) }));
         },
         'GET /api/Jobs/timelapses': () => jsonResponse([]),
       },
@@ -281,6 +289,7 @@ describe('the job dashboard', () => {
       'Der Dienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
     );
     expect(screen.getByText(/^1 Kameras/)).toBeTruthy();
+    seenFailure();
     await screen.findByText(/^3 Kameras/);
     expect(screen.queryByRole('alert')).toBeNull();
   });
