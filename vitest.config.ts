@@ -50,6 +50,10 @@ export default defineConfig({
           include: ['{libs,svc-*,gateway,scripts}/**/test/**/*.int.test.ts'],
           // Its replicas are processes that always talk over NATS: integration-nats runs it, once.
           exclude: ['**/node_modules/**', 'svc-imaging/test/scale-out.int.test.ts'],
+          // Each file owns its databases, NATS namespace, ports and folders, and closes what it opened: two files at
+          // a time, sharing a worker's modules (the services, Fastify, sharp) instead of importing them per file.
+          isolate: false,
+          maxWorkers: WORKERS,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -63,6 +67,8 @@ export default defineConfig({
           include: ['svc-*/test/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           env: { TEST_BUS: 'nats' },
+          isolate: false,
+          maxWorkers: WORKERS,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
