@@ -1,5 +1,6 @@
 import { BaseConfigSchema, loadConfig } from '@lakecams/service-kit';
 import { type Static, Type } from 'typebox';
+import type { RefererServiceOptions } from './options.ts';
 
 /**
  * svc-referer's settings from the environment, read by its own process (server.ts) and by the embedded
@@ -10,8 +11,8 @@ export const RefererConfigSchema = Type.Object({
 });
 export type RefererConfig = Static<typeof RefererConfigSchema>;
 
-/** svc-referer has no options of its own. */
-export type RefererOptions = Record<never, never>;
+/** svc-referer has no options of its own (options.ts). */
+export type RefererOptions = RefererServiceOptions;
 
 /** Defaults applied and values converted; a wrong value throws a ConfigError naming the variable. */
 export function loadRefererConfig(env: Record<string, string | undefined> = process.env): RefererConfig {

@@ -8,17 +8,18 @@ import {
   Id,
   IdOrNew,
   validateWith,
-  ErrorSchema,
 } from '@lakecams/service-kit';
 import { Type } from 'typebox';
+import type { RefererComposition } from '../../../composition.ts';
+import { ErrorSchema, RefererUserSchema } from '../../../schemas.ts';
 
-const RefererUserSchema = Type.Object({ id: Type.Integer(), userEmail: Type.String(), url: Type.String() });
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema };
 
 /** Referer users (a user's pages that embed camera images): the calls behind the referer-user editing page. */
-const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { refererUserRepository, knownUserRepository } = app;
-  const { isAdmin } = app.refererAccess;
+const refererAdministrationRoutes: FastifyPluginAsyncTypebox<
+  Pick<RefererComposition, 'refererUsers' | 'knownUsers' | 'access'>
+> = async (app, { refererUsers, knownUsers, access }) => {
+  const { isAdmin } = access;
   const admin = app.requireRole(ADMIN_ROLE);
 
   app.get(
@@ -27,7 +28,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: admin,
       schema: { summary: 'All referer users (Admin)', response: { 200: Type.Array(RefererUserSchema), ...errors } },
     },
-    async () => refererUserRepository.all(),
+    async () => refererUsers.all(),
   );
 
   app.get(
@@ -40,9 +41,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      isAdmin(request)
-        ? refererUserRepository.all()
-        : refererUserRepository.ofUser(request.principal?.actingUserId as string),
+      isAdmin(request) ? refererUsers.all() : refererUsers.ofUser(request.principal?.actingUserId as string),
   );
 
   app.get(
@@ -57,7 +56,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async () => knownUserRepository.withEmail(),
+    async () => knownUsers.withEmail(),
   );
 
   app.put(
@@ -77,15 +76,15 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { id, url, userEmail } = request.body;
-      const user = await knownUserRepository.byEmail(userEmail);
+      const user = await knownUsers.byEmail(userEmail);
       if (!user) return reply.code(400).send(errorBody(400, `No user with the email ${userEmail}`));
       const values = { userId: user.id, userEmail: user.email, url };
       try {
         if (id) {
-          if (!(await refererUserRepository.update(id, values)))
+          if (!(await refererUsers.update(id, values)))
             return reply.code(404).send(errorBody(404, `No referer user ${id}`));
         } else {
-          await refererUserRepository.insert(values);
+          await refererUsers.insert(values);
         }
       } catch (error) {
         if ((error as { code?: string }).code === '23505') {
@@ -93,7 +92,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         throw error;
       }
-      return refererUserRepository.all();
+      return refererUsers.all();
     },
   );
 
@@ -108,7 +107,7 @@ const refererAdministrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await refererUserRepository.remove(request.query.id)))
+      if (!(await refererUsers.remove(request.query.id)))
         return reply.code(404).send(errorBody(404, `No referer user ${request.query.id}`));
       return replyTrue(reply);
     },

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorBody, ErrorSchema, Id } from '@lakecams/service-kit';
+import { errorBody, Id } from '@lakecams/service-kit';
 import { Type } from 'typebox';
+import type { RefererComposition } from '../../../composition.ts';
+import { ErrorSchema, RefererUserSchema } from '../../../schemas.ts';
 
-const RefererUserSchema = Type.Object({ id: Type.Integer(), userEmail: Type.String(), url: Type.String() });
-
-const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { refererUserRepository } = app;
+/** What anybody asks of referer pages: the pages using the service, the caller's own, a camera's picture size. */
+const refererRoutes: FastifyPluginAsyncTypebox<Pick<RefererComposition, 'refererUsers' | 'messaging'>> = async (
+  app,
+  { refererUsers, messaging },
+) => {
   app.get(
     '/api/Referer/GetCameraInfo',
     {
@@ -23,7 +26,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const info = await app.cameraInfo(request.query.cameraId);
+      const info = await messaging.cameraInfo(request.query.cameraId);
       return info ?? reply.code(404).send(errorBody(404, `No image of camera ${request.query.cameraId} yet`));
     },
   );
@@ -31,7 +34,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/Referer/GetPagesUses/PageUser',
     { schema: { summary: 'The pages that use the service (public)', response: { 200: Type.Array(Type.String()) } } },
-    async () => refererUserRepository.urls(),
+    async () => refererUsers.urls(),
   );
 
   app.get(
@@ -40,7 +43,7 @@ const refererRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireUser,
       schema: { summary: "The acting user's referer urls", response: { 200: Type.Array(RefererUserSchema) } },
     },
-    async (request) => refererUserRepository.ofUser(request.principal?.actingUserId as string),
+    async (request) => refererUsers.ofUser(request.principal?.actingUserId as string),
   );
 };
 

@@ -11,7 +11,6 @@ import { LAYER_RULES } from '@lakecams/contracts/cron';
 import {
   booleanTextResponse,
   errorBody,
-  ErrorSchema,
   Id,
   isDatabaseId,
   mediaResponse,
@@ -21,35 +20,20 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { LAYER_UPLOAD_BYTES, normalizeLayerImage } from '../../../layer-image.ts';
-import type { StoredLayer } from '../../../plugins/app/layer-repository.ts';
+import type { RefererComposition } from '../../../composition.ts';
+import type { StoredLayer } from '../../../repositories/layer-repository.ts';
+import { ErrorSchema, LayerLevelSchema, LayerSchema, WebcamSchema } from '../../../schemas.ts';
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema };
-const LevelSchema = Type.Enum([...LAYER_LEVELS]);
-const LayerSchema = Type.Object({
-  id: Type.Integer(),
-  level: LevelSchema,
-  cron: Type.String(),
-  enabled: Type.Boolean(),
-  url: Type.String(),
-  cameraId: Type.Integer(),
-});
-// svc-webcam answers cameras as the public sees them; the serializer writes an empty source URL regardless.
-const WebcamSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  pattern: Type.Literal(''),
-  distance: Type.Number(),
-  angle: Type.Number(),
-  intervalMin: Type.Integer(),
-  webcamType: Type.String(),
-});
 const LayerQuery = Type.Object({ layerId: Id(), cameraId: Id() });
 const wire = ({ refererUserId: _owner, imageHash: _hash, ...layer }: StoredLayer) => layer;
 
 /** A referer page's layers per camera: own pages only, unless Admin (docs/decisions.md, "Who may set layers where"). */
-const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const layerRoutes: FastifyPluginAsyncTypebox<Pick<RefererComposition, 'access' | 'layers'>> = async (
+  app,
+  { access: refererAccess, layers: layerRepository },
+) => {
   await app.register(multipart, { limits: { fileSize: LAYER_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 4096 } });
-  const { refererAccess, layerRepository } = app;
 
   const forbidden = (reply: FastifyReply, message: string) => reply.code(403).send(errorBody(403, message));
 
@@ -97,7 +81,7 @@ const layerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A page's layers of one level on a camera",
         querystring: Type.Object({
           url: Type.String({ minLength: 1, maxLength: 2000 }),
-          level: LevelSchema,
+          level: LayerLevelSchema,
           cameraId: Id(),
         }),
         response: { 200: Type.Array(LayerSchema), ...errors },

@@ -1,8 +1,6 @@
 import type { RefererUser } from '@lakecams/contracts';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
+import type { Database } from '../database.ts';
 import { announceLayersOf } from './layer-repository.ts';
 
 /** A referer user as stored: the page and whose it is. */
@@ -62,16 +60,3 @@ export function createRefererUserRepository(db: Kysely<Database>) {
 }
 
 export type RefererUserRepository = ReturnType<typeof createRefererUserRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    refererUserRepository: RefererUserRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('refererUserRepository', createRefererUserRepository(db));
-  },
-  { name: 'referer-user-repository', dependencies: ['database'] },
-);

@@ -1,10 +1,8 @@
 import type { Layer, LayerLevel } from '@lakecams/contracts';
 import { LayerChanged } from '@lakecams/contracts/messages';
 import { inTransaction, publishEvent } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../database.ts';
+import type { Database } from '../database.ts';
 
 export interface LayerInput {
   refererUserId: number;
@@ -107,16 +105,3 @@ export function createLayerRepository(db: Kysely<Database>) {
 }
 
 export type LayerRepository = ReturnType<typeof createLayerRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    layerRepository: LayerRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('layerRepository', createLayerRepository(db));
-  },
-  { name: 'layer-repository', dependencies: ['database'] },
-);

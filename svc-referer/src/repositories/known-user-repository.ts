@@ -1,8 +1,6 @@
 import type { KnownUser } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
+import type { Database } from '../database.ts';
 
 /**
  * Users as svc-identity announces them: who can get a referer page, and whom an Admin may impersonate.
@@ -37,16 +35,3 @@ export function createKnownUserRepository(db: Kysely<Database>) {
 }
 
 export type KnownUserRepository = ReturnType<typeof createKnownUserRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    knownUserRepository: KnownUserRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('knownUserRepository', createKnownUserRepository(db));
-  },
-  { name: 'known-user-repository', dependencies: ['database'] },
-);
