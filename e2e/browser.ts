@@ -1,4 +1,4 @@
-import { COOKIE_NOTICE_COOKIE } from '@lakecams/contracts';
+import { COOKIE_NOTICE_COOKIE, SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -141,6 +141,23 @@ export async function openPage(
   return { page, errors };
 }
 
+/**
+ * A page signed in as `credentials` at `path`: the login page with `?returnUrl=`, the form filled in and sent, and
+ * the page the portal returns to; watched for errors as `openPage` does.
+ */
+export async function openSignedIn(
+  browser: Browser,
+  baseUrl: string,
+  path: string,
+  credentials: { username: string; password: string },
+  options: Parameters<typeof openPage>[2] & { waitForUrl?: { timeout?: number } } = {},
+): Promise<{ page: Page; errors: string[] }> {
+  const opened = await openPage(browser, `${baseUrl}/login?returnUrl=${encodeURIComponent(path)}`, options);
+  await logIn(opened.page, credentials);
+  await opened.page.waitForURL(`${baseUrl}${path}`, options.waitForUrl);
+  return opened;
+}
+
 /** How Debian's Chromium is started here, by the browser tests and by Lighthouse in bench/vitals.ts. */
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -200,4 +217,14 @@ export async function startFramingSite(urls: string[]): Promise<{ url: string; c
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Home's live map (Leaflet) comes when a visitor turns to the page (docs/decisions.md, "The map's first paint"):
+ * a key press is that turn, and touches nothing on the page.
+ */
+export async function showLiveMap(page: Page): Promise<void> {
+  // mf-map's code listens once it runs, which is before it takes over the page the server sent.
+  await page.locator(`#remote-mf_map:not([${SERVER_RENDERED_ATTRIBUTE}]) .camera-map`).first().waitFor();
+  await page.keyboard.press('Shift');
 }

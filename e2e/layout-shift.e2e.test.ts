@@ -15,7 +15,7 @@ const PATIENCE = { timeout: 30_000 };
 
 /** What the visitor waits for on each public page before it is complete. */
 const ROUTES: { name: string; path: string; shown: string }[] = [
-  { name: 'home', path: '/', shown: '.leaflet-tile-loaded' },
+  { name: 'home', path: '/', shown: '.static-map__tile' },
   { name: 'webcams', path: '/webcams', shown: '.camera-card__image' },
   { name: 'webcam', path: `/webcam/${CAMERA}`, shown: '.time-controls' },
   { name: 'bestof', path: '/bestof', shown: '.camera-card__image, .best-of-empty' },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE, showLiveMap } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { antiForgeryOf, signedInApi } from './portal-api.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
@@ -119,6 +119,7 @@ describe('a camera the administrator deletes leaves open pages (Chromium)', () =
       const entries = (page: Page) => page.locator('.direction-list__name');
       const gone = 'Insel-Ufenau';
       const map = await openLive('/', async (page) => {
+        await showLiveMap(page);
         await expect.poll(() => cones(page).count(), PATIENCE).toBe(remaining);
         await marker(page, gone).waitFor(PATIENCE);
       });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, DESKTOP, launchChromium, mainHeading, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, mainHeading, PHONE, showLiveMap } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { signedInApi } from './portal-api.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
@@ -123,6 +123,7 @@ describe('the map on a phone (Chromium, touch)', () => {
   async function openMap(): Promise<Page> {
     const page = await browser.newPage({ viewport: PHONE, hasTouch: true, isMobile: true, locale: 'de-CH' });
     await page.goto(`${portal.url}/`);
+    await showLiveMap(page);
     await page.locator('.leaflet-tile-loaded').first().waitFor(PATIENCE);
     await expect.poll(() => page.locator('path.view-cone').count(), PATIENCE).toBe(DEMO_CAMERAS.length);
     return page;
@@ -241,6 +242,7 @@ describe('the map on a phone (Chromium, touch)', () => {
     );
     await page.route(/\/\d+\/\d+\/\d+\.png$/, (route) => route.abort());
     await page.goto(`${portal.url}/`);
+    await showLiveMap(page);
     await page.getByRole('alert').filter({ hasText: 'Karte nicht verfügbar.' }).waitFor(PATIENCE);
     await expect.poll(() => page.locator('path.view-cone').count(), PATIENCE).toBe(DEMO_CAMERAS.length);
     await page.locator('.leaflet-marker-icon').first().waitFor(PATIENCE);

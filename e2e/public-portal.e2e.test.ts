@@ -24,6 +24,7 @@ import {
   PHONE,
   mainHeading,
   startFramingSite,
+  showLiveMap,
   takePolicyViolations,
 } from './browser.ts';
 import { startTileServer, type TileServer } from './tile-server.ts';
@@ -121,6 +122,7 @@ describe('the public portal in Chromium', () => {
 
   /** The map with its tiles, cones and markers drawn. */
   async function mapReady(page: Page): Promise<void> {
+    await showLiveMap(page);
     await page.locator('.leaflet-tile-loaded').first().waitFor();
     await expect.poll(() => page.locator('path.view-cone').count(), { timeout: 15_000 }).toBe(DEMO_CAMERAS.length);
   }
@@ -419,6 +421,7 @@ describe('the public portal in Chromium', () => {
     const page = await browser.newPage({ viewport: PHONE });
     await page.route(`${new URL(tiles.urlTemplate.replace(/\{[a-z]\}/g, '0')).origin}/**`, (route) => route.abort());
     await page.goto(`${portal.url}/`);
+    await showLiveMap(page);
     const notice = page.getByRole('alert').filter({ hasText: 'Karte nicht verfügbar' });
     await notice.waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(ARTIFACTS, 'public-home-tiles-unavailable-phone.png') });
@@ -434,6 +437,7 @@ describe('the public portal in Chromium', () => {
       const page = await visitor.newPage({ viewport: DESKTOP });
       await page.route(`${new URL(tiles.urlTemplate.replace(/\{[a-z]\}/g, '0')).origin}/**`, (route) => route.abort());
       await page.goto(`${portal.url}/`);
+      await showLiveMap(page);
       await page.getByRole('alert').filter({ hasText: 'Karte nicht verfügbar' }).waitFor({ timeout: 15_000 });
       const spot = await page.getByRole('button', { name: 'Akzeptieren' }).boundingBox();
       if (!spot) throw new Error('no cookie notice');

@@ -24,6 +24,21 @@ function takeServerRendering(container: HTMLElement | undefined): boolean {
 }
 
 /**
+ * React DOM whose `hydrateRoot` works in a transition: time-sliced, yielding to the browser, so taking a
+ * server-rendered page over makes no long task on a slow phone (the page is painted already).
+ */
+const hydratingInTransition: typeof ReactDOMClient = {
+  ...ReactDOMClient,
+  hydrateRoot: (container, children, options) => {
+    let root: ReactDOMClient.Root | undefined;
+    React.startTransition(() => {
+      root = ReactDOMClient.hydrateRoot(container, children, options);
+    });
+    return root as ReactDOMClient.Root;
+  },
+};
+
+/**
  * single-spa lifecycles of a remote whose root is a React component. A page the gateway rendered on the server
  * (docs/decisions.md, "Pages rendered on the server") is hydrated on the first mount, not rendered again.
  */
@@ -35,7 +50,7 @@ export function remoteLifecycles(
   let renderType: 'createRoot' | 'hydrateRoot' = 'createRoot';
   const lifecycles = singleSpaReact({
     React,
-    ReactDOMClient,
+    ReactDOMClient: hydratingInTransition,
     rootComponent,
     // The shell passes the error boundary and the container as custom props.
     suppressComponentDidCatchWarning: true,

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { ListedCamera } from '../cameras/camera-list.ts';
 import { loadMapTiles, type MapTiles, mapTilesOf } from './map-settings.ts';
 import { StaticMap } from './static-map.tsx';
+import { useVisitorTurned } from './visitor-presence.ts';
 // With the panel, not with the map's lazy chunk: the panel's box has its height from home's first render on, so the
 // offers below it do not move when Leaflet arrives.
 import './camera-map.css';
@@ -36,36 +37,6 @@ function useMapTiles(attempt: number): TilesState {
   return state;
 }
 
-/** What tells that a visitor is there and may use the map: then the live map is loaded. */
-const VISITOR_EVENTS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'wheel', 'scroll'] as const;
-
-/**
- * Whether the live map is wanted: from the visitor's first touch, pointer move, key or scroll, or once the page has
- * loaded and the browser is idle, whichever comes first (docs/decisions.md, "The map's first paint").
- */
-function useLiveMapWanted(): boolean {
-  const [wanted, setWanted] = useState(false);
-  useEffect(() => {
-    if (wanted) return;
-    const want = () => setWanted(true);
-    for (const type of VISITOR_EVENTS) window.addEventListener(type, want, { passive: true, once: true });
-    let idle: number | undefined;
-    const whenIdle = () => {
-      idle = window.requestIdleCallback
-        ? window.requestIdleCallback(want, { timeout: 2000 })
-        : window.setTimeout(want, 200);
-    };
-    if (document.readyState === 'complete') whenIdle();
-    else window.addEventListener('load', whenIdle, { once: true });
-    return () => {
-      for (const type of VISITOR_EVENTS) window.removeEventListener(type, want);
-      window.removeEventListener('load', whenIdle);
-      if (idle !== undefined) (window.cancelIdleCallback ?? window.clearTimeout)(idle);
-    };
-  }, [wanted]);
-  return wanted;
-}
-
 /**
  * The map tab's content: a fixed-size box, so nothing moves while Leaflet arrives; a tiles notice adds a strip on
  * top. With the tile settings in the page, its first paint is the static map (server-rendered too), until the live
@@ -73,7 +44,7 @@ function useLiveMapWanted(): boolean {
  */
 export function MapPanel({ cameras }: { cameras: readonly ListedCamera[] }) {
   const pageTiles = mapTilesOf(usePageData(PAGE_DATA_IDS.pageConfig));
-  const live = useLiveMapWanted();
+  const live = useVisitorTurned();
   if (pageTiles && !live) {
     return (
       <div className="camera-map">

@@ -49,6 +49,12 @@ export function StaticMap({ cameras, tiles }: { cameras: readonly ListedCamera[]
       const left = x * TILE_SIZE - centre.x;
       const top = y * TILE_SIZE - centre.y;
       const near = left + TILE_SIZE > -NEAR.x && left < NEAR.x && top + TILE_SIZE > -NEAR.y && top < NEAR.y;
+      // The tiles at the centre are in every box: they come before anything else the page asks for.
+      const central =
+        left + TILE_SIZE > -TILE_SIZE / 2 &&
+        left < TILE_SIZE / 2 &&
+        top + TILE_SIZE > -TILE_SIZE / 2 &&
+        top < TILE_SIZE / 2;
       tileImages.push(
         <img
           key={`${x}/${y}`}
@@ -58,6 +64,7 @@ export function StaticMap({ cameras, tiles }: { cameras: readonly ListedCamera[]
           width={TILE_SIZE}
           height={TILE_SIZE}
           loading={near ? 'eager' : 'lazy'}
+          fetchPriority={central ? 'high' : 'auto'}
           decoding="async"
           style={{ left: fromCentre(left), top: fromCentre(top) }}
         />,

@@ -1,5 +1,5 @@
 import { SERVER_RENDERED_ATTRIBUTE } from '@lakecams/contracts';
-import { type ReactNode, StrictMode } from 'react';
+import { type ReactNode, StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { ChromeFooter, ChromeHeader } from './chrome.tsx';
 
@@ -12,13 +12,25 @@ function requiredElement(id: string): HTMLElement {
 }
 
 /**
+ * Hydrates in a transition: React then works in slices and yields to the browser between them, so taking the page
+ * over makes no long task on a slow phone (nothing changes on screen meanwhile; the page is already painted).
+ */
+export function hydrateInTransition(container: HTMLElement, element: ReactNode): Root {
+  let root: Root | undefined;
+  startTransition(() => {
+    root = hydrateRoot(container, element);
+  });
+  return root as Root;
+}
+
+/**
  * Hydrates what the gateway rendered into the container for the page now open (server.tsx), or renders anew; the
  * mark is taken away either way.
  */
 function rootIn(container: HTMLElement, element: ReactNode): Root {
   const renderedAt = container.getAttribute(SERVER_RENDERED_ATTRIBUTE);
   container.removeAttribute(SERVER_RENDERED_ATTRIBUTE);
-  if (renderedAt === window.location.pathname) return hydrateRoot(container, element);
+  if (renderedAt === window.location.pathname) return hydrateInTransition(container, element);
   container.replaceChildren();
   const root = createRoot(container);
   root.render(element);
