@@ -1,4 +1,6 @@
+import { type RoutesOf, routesOf } from '@lakecams/contracts';
 import type { ServerPages } from '@lakecams/ui-kit';
+import type { ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { ConfirmRegistrationPage } from './pages/confirm-registration-page.tsx';
 import { ContactPage } from './pages/contact-page.tsx';
@@ -13,16 +15,24 @@ import { ResetPasswordPage } from './pages/reset-password-page.tsx';
  */
 export const SERVER_PAGES: ServerPages = { login: LoginPage, register: RegisterPage, contact: ContactPage };
 
-/** The mf_account routes of REMOTES (libs/contracts); the shell mounts this app only on them. */
+/** The page of each mf_account route of PAGE_ROUTES (libs/contracts): the type asks for every route and no other. */
+const PAGES: Readonly<Record<RoutesOf<'mf_account'>, ComponentType>> = {
+  login: LoginPage,
+  register: RegisterPage,
+  confirmRegistration: ConfirmRegistrationPage,
+  resetPassword: ResetPasswordPage,
+  user: ProfilePage,
+  contact: ContactPage,
+};
+
+/** The mf_account routes of PAGE_ROUTES (libs/contracts); the shell mounts this app only on them. */
 export function AccountRoutes() {
   return (
     <Routes>
-      <Route path="login" element={<LoginPage />} />
-      <Route path="register" element={<RegisterPage />} />
-      <Route path="confirmRegistration" element={<ConfirmRegistrationPage />} />
-      <Route path="resetPassword" element={<ResetPasswordPage />} />
-      <Route path="user" element={<ProfilePage />} />
-      <Route path="contact" element={<ContactPage />} />
+      {routesOf('mf_account').map((route) => {
+        const Page = PAGES[route];
+        return <Route key={route} path={route} element={<Page />} />;
+      })}
       {/* Other paths belong to other apps; single-spa unmounts this one right after. */}
       <Route path="*" element={null} />
     </Routes>

@@ -1,3 +1,5 @@
+import { type RoutesOf, routesOf } from '@lakecams/contracts';
+import type { ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { CameraAdministrationPage } from './pages/camera-administration-page.tsx';
 import { CameraSetupPage } from './pages/camera-setup-page.tsx';
@@ -6,16 +8,24 @@ import { ImpersonatePage } from './pages/impersonate-page.tsx';
 import { JobsPage } from './pages/jobs-page.tsx';
 import { RefererUsersPage } from './pages/referer-users-page.tsx';
 
-/** The mf_admin routes of REMOTES (libs/contracts); the shell mounts this app only on them. */
+/** The page of each mf_admin route of PAGE_ROUTES (libs/contracts): the type asks for every route and no other. */
+const PAGES: Readonly<Record<RoutesOf<'mf_admin'>, ComponentType>> = {
+  jobs: JobsPage,
+  'edit/webcams': CameraAdministrationPage,
+  'edit/referers': RefererUsersPage,
+  'edit/referer/cameras': CameraSetupPage,
+  'edit/codes': CodeAdministrationPage,
+  impersonate: ImpersonatePage,
+};
+
+/** The mf_admin routes of PAGE_ROUTES (libs/contracts); the shell mounts this app only on them. */
 export function AdminRoutes() {
   return (
     <Routes>
-      <Route path="jobs" element={<JobsPage />} />
-      <Route path="edit/webcams" element={<CameraAdministrationPage />} />
-      <Route path="edit/referers" element={<RefererUsersPage />} />
-      <Route path="edit/referer/cameras" element={<CameraSetupPage />} />
-      <Route path="edit/codes" element={<CodeAdministrationPage />} />
-      <Route path="impersonate" element={<ImpersonatePage />} />
+      {routesOf('mf_admin').map((route) => {
+        const Page = PAGES[route];
+        return <Route key={route} path={route} element={<Page />} />;
+      })}
       {/* Other paths belong to other apps; single-spa unmounts this one right after. */}
       <Route path="*" element={null} />
     </Routes>

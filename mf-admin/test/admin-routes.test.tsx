@@ -1,4 +1,4 @@
-import { REMOTES } from '@lakecams/contracts';
+import { pageTitle, routesOf } from '@lakecams/contracts';
 import { SessionContext } from '@lakecams/session';
 import { createTestSession, jsonResponse, testUser } from '@lakecams/session/testing';
 import { cleanup, render, screen } from '@testing-library/react';
@@ -6,21 +6,12 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdminRoutes } from '../src/admin-routes.tsx';
 
-const ROUTES = REMOTES.find((remote) => remote.name === 'mf_admin')?.routes ?? [];
-
-const HEADINGS: Record<(typeof ROUTES)[number], string> = {
-  jobs: 'Jobs',
-  'edit/webcams': 'Webcams bearbeiten',
-  'edit/referers': 'Referer bearbeiten',
-  'edit/referer/cameras': 'Kamera-Einrichtung',
-  'edit/codes': 'Codes verwalten',
-  impersonate: 'Benutzer vertreten',
-};
+const ROUTES = routesOf('mf_admin');
 
 describe('mf_admin routes', () => {
   afterEach(cleanup);
 
-  it.each(ROUTES)('/%s renders its page heading for an admin', async (route) => {
+  it.each(ROUTES)('/%s renders its page, headed by its title, for an admin', async (route) => {
     const { session } = await createTestSession({
       user: testUser(),
       roles: ['Admin'],
@@ -33,6 +24,6 @@ describe('mf_admin routes', () => {
         </MemoryRouter>
       </SessionContext.Provider>,
     );
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(HEADINGS[route]);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(pageTitle(route));
   });
 });

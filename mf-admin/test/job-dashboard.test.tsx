@@ -3,7 +3,7 @@ import { jsonResponse } from '@lakecams/session/testing';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dayText, JobDashboard, pruneResult, sizeText } from '../src/jobs/job-dashboard.tsx';
-import type { CameraJobs, JobState, TimelapseJob } from '../src/jobs/jobs-api.ts';
+import type { CameraJobs, JobState, TimelapseJob } from '../src/api/jobs-api.ts';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 

@@ -9,7 +9,8 @@ import {
   validateBooking,
 } from '../src/cameras/bookings.ts';
 import { initialPosition, positionToSave } from '../src/cameras/image-position-dialog.tsx';
-import { embedImageUrl, embedSnippet, pagePreviewUrl } from '../src/setup/embed-snippet.ts';
+import { embedImageUrl, pagePreviewUrl } from '../src/api/picture-urls.ts';
+import { embedSnippet } from '../src/setup/embed-snippet.ts';
 import { layersOf, newLayer, withLevelLoaded } from '../src/setup/layers.ts';
 import { removeById, replaceOrAppend } from '../src/lists/list-updates.ts';
 

@@ -1,6 +1,6 @@
-import { REMOTES, SITE_NAME } from '@lakecams/contracts';
+import { PAGE_ROUTES, REMOTES, SITE_NAME } from '@lakecams/contracts';
 import { describe, expect, it } from 'vitest';
-import { activeWhenFor, documentTitle, matchRoute, PAGE_TITLES } from '../src/routes.ts';
+import { activeWhenFor, documentTitle, matchRoute } from '../src/routes.ts';
 
 const at = (pathname: string) => ({ pathname }) as Location;
 
@@ -51,6 +51,14 @@ describe('route matching', () => {
       }
     }
   });
+
+  it('gives every page of PAGE_ROUTES to a remote of REMOTES, each route once', () => {
+    const remotes = REMOTES.map((remote) => remote.name as string);
+    for (const page of PAGE_ROUTES) expect(remotes, page.route).toContain(page.remote);
+    const routes = PAGE_ROUTES.map((page) => page.route);
+    expect(new Set(routes).size).toBe(routes.length);
+    expect(REMOTES.flatMap((remote) => remote.routes)).toEqual(routes);
+  });
 });
 
 describe('activeWhen', () => {
@@ -82,10 +90,10 @@ describe('page titles', () => {
   });
 
   it('has a non-empty title for every route but home', () => {
-    for (const [route, title] of Object.entries(PAGE_TITLES)) {
-      if (route === '') continue;
-      const text = typeof title === 'function' ? title({ name: 'X' }) : title;
-      expect(text, route).toBeTruthy();
+    for (const { route } of PAGE_ROUTES) {
+      const title = documentTitle(`/${route.replace(':name', 'X')}`);
+      if (route === '') expect(title).toBe(SITE_NAME);
+      else expect(title.length, route).toBeGreaterThan(`${SITE_NAME} – `.length);
     }
   });
 });

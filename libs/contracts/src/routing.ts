@@ -32,28 +32,59 @@ export function ownerOfApiPath(path: string): ServiceName | undefined {
   return controller && Object.hasOwn(CONTROLLER_OWNERS, controller) ? CONTROLLER_OWNERS[controller] : undefined;
 }
 
-/** Micro-frontends: Module Federation name, folder, and the page routes each one mounts. */
+/**
+ * Every page of the portal, once: its route ('' is home, `:x` a parameter), the remote that mounts it, and its title,
+ * the part after "<site name> – " (null: the site name alone; `:x`: the route's parameter). The shell mounts remotes
+ * and names pages by it, each remote's `<Routes>` takes its routes from it (checked by the remote's route test), and
+ * the gateway renders first views by it.
+ */
+export const PAGE_ROUTES = [
+  { route: '', remote: 'mf_map', title: null },
+  { route: 'webcam/:name', remote: 'mf_map', title: ':name' },
+  { route: 'webcams', remote: 'mf_map', title: 'Alle Webcams' },
+  { route: 'referes-list', remote: 'mf_map', title: 'Preise und Referenzen' },
+  { route: 'datenschutz', remote: 'mf_map', title: 'Datenschutz' },
+  { route: 'bestof', remote: 'mf_map', title: 'Bilder des Tages' },
+  { route: 'login', remote: 'mf_account', title: 'Anmelden' },
+  { route: 'register', remote: 'mf_account', title: 'Registrieren' },
+  { route: 'confirmRegistration', remote: 'mf_account', title: 'Registrierung bestätigen' },
+  { route: 'resetPassword', remote: 'mf_account', title: 'Passwort zurücksetzen' },
+  { route: 'user', remote: 'mf_account', title: 'Mein Profil' },
+  { route: 'contact', remote: 'mf_account', title: 'Kontakt' },
+  { route: 'jobs', remote: 'mf_admin', title: 'Jobs' },
+  { route: 'edit/webcams', remote: 'mf_admin', title: 'Webcams bearbeiten' },
+  { route: 'edit/referers', remote: 'mf_admin', title: 'Referer bearbeiten' },
+  { route: 'edit/referer/cameras', remote: 'mf_admin', title: 'Kamera-Einrichtung' },
+  { route: 'edit/codes', remote: 'mf_admin', title: 'Codes verwalten' },
+  { route: 'impersonate', remote: 'mf_admin', title: 'Benutzer vertreten' },
+] as const;
+
+type PageEntry = (typeof PAGE_ROUTES)[number];
+
+/** A page route as written in PAGE_ROUTES: '' is home, `:x` is a parameter. */
+export type PageRoute = PageEntry['route'];
+
+/** The routes of one remote, as a type: a record keyed by it must name each of them, and nothing else. */
+export type RoutesOf<Remote extends PageEntry['remote']> = Extract<PageEntry, { remote: Remote }>['route'];
+
+/** The routes of one remote, in the order of PAGE_ROUTES. */
+export function routesOf<Remote extends PageEntry['remote']>(remote: Remote): readonly RoutesOf<Remote>[] {
+  return PAGE_ROUTES.filter((page) => page.remote === remote).map((page) => page.route as RoutesOf<Remote>);
+}
+
+/** A page's title after "<site name> – ", with its parameters filled in; null for the site name alone. */
+export function pageTitle(route: PageRoute, params: Readonly<Record<string, string>> = {}): string | null {
+  const title = PAGE_ROUTES.find((page) => page.route === route)?.title ?? null;
+  return title?.startsWith(':') ? (params[title.slice(1)] ?? '') : title;
+}
+
+/** Micro-frontends: Module Federation name, folder, and the page routes each one mounts (from PAGE_ROUTES). */
 export const REMOTES = [
-  {
-    name: 'mf_map',
-    folder: 'mf-map',
-    routes: ['', 'webcam/:name', 'webcams', 'referes-list', 'datenschutz', 'bestof'],
-  },
-  {
-    name: 'mf_account',
-    folder: 'mf-account',
-    routes: ['login', 'register', 'confirmRegistration', 'resetPassword', 'user', 'contact'],
-  },
-  {
-    name: 'mf_admin',
-    folder: 'mf-admin',
-    routes: ['jobs', 'edit/webcams', 'edit/referers', 'edit/referer/cameras', 'edit/codes', 'impersonate'],
-  },
+  { name: 'mf_map', folder: 'mf-map', routes: routesOf('mf_map') },
+  { name: 'mf_account', folder: 'mf-account', routes: routesOf('mf_account') },
+  { name: 'mf_admin', folder: 'mf-admin', routes: routesOf('mf_admin') },
 ] as const;
 export type RemoteName = (typeof REMOTES)[number]['name'];
-
-/** A page route as written in REMOTES: '' is home, `:x` is a parameter. */
-export type PageRoute = (typeof REMOTES)[number]['routes'][number];
 
 export interface PageRouteMatch {
   remote: RemoteName;
@@ -83,9 +114,7 @@ function compileRoute(remote: RemoteName, route: PageRoute): CompiledRoute {
   return { remote, route, pattern, paramNames };
 }
 
-const COMPILED_ROUTES: readonly CompiledRoute[] = REMOTES.flatMap((remote) =>
-  remote.routes.map((route) => compileRoute(remote.name, route)),
-);
+const COMPILED_ROUTES: readonly CompiledRoute[] = PAGE_ROUTES.map((page) => compileRoute(page.remote, page.route));
 
 function decodeSegment(segment: string): string {
   try {

@@ -1,6 +1,8 @@
 import type { CaptchaAction } from '@lakecams/contracts';
 import { useSessionClient } from '@lakecams/session';
 import { useEffect, useRef, useState } from 'react';
+import { type CaptchaProvider, captchaChallengePath } from '../api/account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 import './captcha-field.css';
 import { loadAltcha } from './load-altcha.ts';
 import { loadRecaptcha } from './load-recaptcha.ts';
@@ -18,7 +20,7 @@ type WidgetEvent = CustomEvent<{ state?: string; payload?: string }>;
 /** The widget element; created by hand so React never diffs the web component's own DOM. */
 function createWidget(action: CaptchaAction, solveNow: boolean): HTMLElement {
   const widget = document.createElement('altcha-widget');
-  widget.setAttribute('challenge', `/api/Captcha/Challenge?action=${action}`);
+  widget.setAttribute('challenge', captchaChallengePath(action));
   // Solving starts when the form gets focus, so it is usually done when the visitor reaches the button.
   widget.setAttribute('auto', solveNow ? 'onload' : 'onfocus');
   widget.setAttribute('language', 'de');
@@ -29,20 +31,18 @@ function createWidget(action: CaptchaAction, solveNow: boolean): HTMLElement {
 /** reCAPTCHA tokens live two minutes; a fresh one is fetched before that. */
 const RECAPTCHA_RENEW_MS = 90_000;
 
-type Provider = { provider: 'altcha' } | { provider: 'recaptcha'; siteKey: string };
-
 /**
  * The captcha the portal is configured for: self-hosted ALTCHA by default, reCAPTCHA v3 when the server
  * says so (`GET /api/Captcha/Config`). A config that cannot be read falls back to ALTCHA.
  */
 export function CaptchaField(props: CaptchaFieldProps) {
-  const api = useSessionClient().api;
-  const [provider, setProvider] = useState<Provider | null>(null);
+  const api = useAccountApi();
+  const [provider, setProvider] = useState<CaptchaProvider | null>(null);
   useEffect(() => {
     let current = true;
     api
-      .json<Provider>('/api/Captcha/Config')
-      .catch((): Provider => ({ provider: 'altcha' }))
+      .captchaConfig()
+      .catch((): CaptchaProvider => ({ provider: 'altcha' }))
       .then((config) => {
         if (current) setProvider(config.provider === 'recaptcha' && config.siteKey ? config : { provider: 'altcha' });
       });

@@ -3,7 +3,7 @@ import { EmailField, Form, FormActions, FormCard, Notice, useForm } from '@lakec
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SubmitButton } from '../forms/submit-button.tsx';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 const validate = (values: { email: string }) => validateForm(FORGOT_PASSWORD_RULES, values);
 

@@ -4,7 +4,7 @@ import { EmailField, Form, FormActions, FormCard, PageFrame, TextField, useForm 
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { SubmitButton } from '../forms/submit-button.tsx';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 const validate = (values: { userEmail: string; token: string }) => validateForm(CONFIRM_REGISTRATION_RULES, values);
 

@@ -21,7 +21,7 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { CaptchaSubmitFooter } from '../captcha/captcha-submit-footer.tsx';
 import { useCaptchaSubmit } from '../captcha/use-captcha-submit.ts';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 const validate = (values: ContactModel) => validateForm(CONTACT_RULES, values);
 

@@ -7,7 +7,7 @@ import { loginPathReturningTo } from '../navigation/return-url.ts';
 import { type AssignmentsState, CodeAssignments } from '../profile/code-assignments.tsx';
 import { CodeForm } from '../profile/code-form.tsx';
 import { ProfileForm } from '../profile/profile-form.tsx';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 /** The profile: reachable only when signed in; otherwise to login and back here (docs/product.md §5.5). */
 export function ProfilePage() {

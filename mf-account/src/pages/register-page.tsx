@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { CaptchaSubmitFooter } from '../captcha/captcha-submit-footer.tsx';
 import { useCaptchaSubmit } from '../captcha/use-captcha-submit.ts';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 const EMPTY: RegisterModel = {
   firstname: '',

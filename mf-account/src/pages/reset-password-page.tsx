@@ -14,7 +14,7 @@ import {
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { SubmitButton } from '../forms/submit-button.tsx';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 const validate = (values: ResetPasswordModel) => validateForm(RESET_PASSWORD_RULES, values);
 

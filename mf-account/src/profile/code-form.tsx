@@ -2,7 +2,7 @@ import { CODE_RULES, validateForm } from '@lakecams/contracts';
 import { Form, FormActions, FormCard, TextField, useForm } from '@lakecams/ui-kit';
 import { type ReactNode, useState } from 'react';
 import { SubmitButton } from '../forms/submit-button.tsx';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 const validate = (values: { code: string }) => validateForm(CODE_RULES, values);
 

@@ -3,7 +3,7 @@ import { useSessionClient } from '@lakecams/session';
 import { Form, FormActions, FormCard, failureMessage, Notice, PhoneField, TextField, useForm } from '@lakecams/ui-kit';
 import { useState } from 'react';
 import { SubmitButton } from '../forms/submit-button.tsx';
-import { useAccountApi } from '../use-account-api.ts';
+import { useAccountApi } from '../api/use-account-api.ts';
 
 const validate = (values: ProfileUpdate) => validateForm(PROFILE_RULES, values);
 const NAME_MAX = PROFILE_RULES.lastName.maxLength?.value;

@@ -70,15 +70,12 @@ async function expectTrue(result: Promise<boolean>, path: string): Promise<void>
   if (!(await result)) throw new ApiError(200, path);
 }
 
-/** The public address of a camera's current image (Image/Get). */
 /** `GET /api/Image/EmbedViews`: a page's player views of a camera per day. */
 export interface EmbedViews {
   camera: string;
   page: string;
   days: { day: string; views: number }[];
 }
-
-export const cameraImagePath = (cameraName: string) => `/api/Image/Get/camera/${encodeURIComponent(cameraName)}.jpg`;
 
 /** The calls of the administration and camera-setup screens (Webcam, News, Referer, Image). */
 export function adminApi(api: ApiClient) {

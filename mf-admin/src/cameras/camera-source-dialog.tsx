@@ -19,7 +19,7 @@ import { ConfirmDialog } from '../actions/confirm-dialog.tsx';
 import { ActionFailure, useAction } from '../actions/use-action.tsx';
 import type { ConnectionTestRequest } from '../api/admin-api.ts';
 import { useAdminApi } from '../api/use-admin-api.ts';
-import { type CaptureResult, jobsApi } from '../jobs/jobs-api.ts';
+import { type CaptureResult, jobsApi } from '../api/jobs-api.ts';
 import { LoadStatus } from '../loading/load-status.tsx';
 import { useLoaded } from '../loading/use-loaded.ts';
 import './camera-source-dialog.css';

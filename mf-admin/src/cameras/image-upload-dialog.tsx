@@ -1,7 +1,7 @@
 import type { Webcam } from '@lakecams/contracts';
 import { FormActions, ModalDialog, Notice } from '@lakecams/ui-kit';
 import { useId, useState } from 'react';
-import { cameraImagePath } from '../api/admin-api.ts';
+import { freshCameraImagePath } from '../api/picture-urls.ts';
 import { ActionFailure, useAction } from '../actions/use-action.tsx';
 import { useAdminApi } from '../api/use-admin-api.ts';
 
@@ -52,7 +52,7 @@ export function ImageUploadDialog({ webcam, onClose }: { webcam: Webcam; onClose
             <p>Das Bild ist jetzt das aktuelle Bild der Webcam.</p>
             <img
               className="uploaded-image"
-              src={`${cameraImagePath(webcam.name)}?v=${uploadedAt}`}
+              src={freshCameraImagePath(webcam.name, uploadedAt)}
               alt={`Aktuelles Bild von ${webcam.name}`}
             />
           </Notice>

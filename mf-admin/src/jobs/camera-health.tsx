@@ -1,22 +1,8 @@
 import { formatZurichDateTime, OFFLINE_REASON_LABELS } from '@lakecams/contracts';
 import { useSessionClient } from '@lakecams/session';
 import { useEffect, useState } from 'react';
+import { type CameraHealth, jobsApi } from '../api/jobs-api.ts';
 import './camera-health.css';
-
-/** A camera's health as svc-imaging judges it (`/api/Jobs/health`, `/api/Jobs/state`). */
-export interface CameraHealth {
-  state: 'ok' | 'late' | 'failing' | 'offline';
-  since: string | null;
-  /** offline: 'frozen' or 'silent'; failing: the latest error. */
-  reason: string | null;
-}
-
-export interface CameraHealthItem {
-  webcamId: number;
-  name: string;
-  paused: boolean;
-  health: CameraHealth;
-}
 
 const LABELS = { late: 'Verspätet', failing: 'Fehler', offline: 'Offline' } as const;
 const REASONS: Readonly<Record<string, string>> = OFFLINE_REASON_LABELS;
@@ -46,8 +32,8 @@ export function useCamerasHealth(): Map<number, CameraHealth> {
   const [health, setHealth] = useState(new Map<number, CameraHealth>());
   useEffect(() => {
     let current = true;
-    api
-      .json<CameraHealthItem[]>('/api/Jobs/health')
+    jobsApi(api)
+      .health()
       .then((cameras) => {
         if (current) setHealth(new Map(cameras.map((camera) => [camera.webcamId, camera.health])));
       })

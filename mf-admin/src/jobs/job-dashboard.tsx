@@ -10,7 +10,7 @@ import {
   jobsApi,
   type PruneRun,
   type TimelapseJob,
-} from './jobs-api.ts';
+} from '../api/jobs-api.ts';
 import { HealthBadge } from './camera-health.tsx';
 import './job-dashboard.css';
 

@@ -3,6 +3,7 @@ import { type AuthState, impersonatedUserId, useSession, useSessionClient } from
 import { type Column, DataTable, PageFrame } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
+import { useAdminApi } from '../api/use-admin-api.ts';
 
 /** Not an admin and not impersonating (acting user = logged-in user, or nobody) → login. */
 export function mayImpersonate(state: AuthState): boolean {
@@ -49,12 +50,13 @@ type UsersState = { status: 'loading' } | { status: 'failed' } | { status: 'read
 
 function UserTable() {
   const session = useSessionClient();
+  const api = useAdminApi();
   const { applicationUser } = useSession();
   const [users, setUsers] = useState<UsersState>({ status: 'loading' });
 
   useEffect(() => {
     let current = true;
-    session.api.json<UserSummary[]>('/api/Authenticate/AllUsers').then(
+    api.allUsers().then(
       (list) => current && setUsers({ status: 'ready', users: list }),
       (error: unknown) => {
         console.error('Loading the users failed', error);
@@ -64,7 +66,7 @@ function UserTable() {
     return () => {
       current = false;
     };
-  }, [session]);
+  }, [api]);
 
   if (users.status === 'loading') return <p className="muted">Benutzer werden geladen …</p>;
   if (users.status === 'failed') {

@@ -1,9 +1,9 @@
 import type { Webcam } from '@lakecams/contracts';
 import { useId, useRef, useState } from 'react';
-import { cameraImagePath } from '../api/admin-api.ts';
+import { cameraImagePath, pagePreviewUrl } from '../api/picture-urls.ts';
 import { useAdminApi } from '../api/use-admin-api.ts';
 import { useLoaded } from '../loading/use-loaded.ts';
-import { EMBED_REFERRER_POLICY, embedSnippet, pagePreviewUrl } from './embed-snippet.ts';
+import { EMBED_REFERRER_POLICY, embedSnippet } from './embed-snippet.ts';
 
 /** Image size, download link, the `<img>` tag to copy and the composed image as partners see it. */
 export function CameraEmbed({ webcam, url, imageVersion }: { webcam: Webcam; url: string; imageVersion: number }) {

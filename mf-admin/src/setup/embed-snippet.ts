@@ -1,14 +1,9 @@
 import { SITE_NAME } from '@lakecams/contracts';
 import type { ImageSize } from '../api/admin-api.ts';
-import { cameraImagePath } from '../api/admin-api.ts';
+import { embedImageUrl, playerFramePath } from '../api/picture-urls.ts';
 
 const escapeAttribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-
-/** The absolute address of a camera's current image, as partner pages embed it. */
-export function embedImageUrl(origin: string, cameraName: string): string {
-  return new URL(cameraImagePath(cameraName), origin).href;
-}
 
 /**
  * Across origins browsers send only the origin as `Referer` by default; this policy sends the page's full address,
@@ -27,14 +22,6 @@ export function embedSnippet(origin: string, cameraName: string, size: ImageSize
   return `<img ${attributes.join(' ')}>`;
 }
 
-/**
- * The image as the partner page gets it (its quality and layers), past every cache: image delivery
- * serves `page=` to that page's owner or an Admin.
- */
-export function pagePreviewUrl(cameraName: string, page: string, version: number): string {
-  return `${cameraImagePath(cameraName)}?page=${encodeURIComponent(page)}&v=${version}`;
-}
-
 /** Where the portal serves the player's stable entry (embed/, docs/decisions.md "The embedded player's two forms"). */
 export const PLAYER_SCRIPT_PATH = '/embed/v1.js';
 
@@ -42,12 +29,6 @@ export const PLAYER_SCRIPT_PATH = '/embed/v1.js';
 export function playerSnippet(origin: string, cameraName: string): string {
   const script = new URL(PLAYER_SCRIPT_PATH, origin).href;
   return `<script type="module" src="${escapeAttribute(script)}" async></script>\n<seecam-player camera="${escapeAttribute(cameraName)}" lang="de"></seecam-player>`;
-}
-
-/** The player's frame document, as a partner page frames it (`page`: the owner's preview of that page). */
-export function playerFramePath(cameraName: string, page?: string): string {
-  const path = `/api/Image/Embed/camera/${encodeURIComponent(cameraName)}`;
-  return page ? `${path}?page=${encodeURIComponent(page)}` : path;
 }
 
 /** The `<iframe>` form, for pages that allow no scripts of others. */

@@ -1,8 +1,9 @@
 import type { Webcam } from '@lakecams/contracts';
 import { useId, useRef, useState } from 'react';
+import { playerFramePath } from '../api/picture-urls.ts';
 import { useAdminApi } from '../api/use-admin-api.ts';
 import { useLoaded } from '../loading/use-loaded.ts';
-import { bookingMismatch, frameSnippet, playerFramePath, playerSnippet } from './embed-snippet.ts';
+import { bookingMismatch, frameSnippet, playerSnippet } from './embed-snippet.ts';
 
 /** A snippet to copy, with its button and what the copy did. */
 function SnippetField({ label, value, note }: { label: string; value: string; note: string }) {

@@ -1,6 +1,26 @@
 import { type ApiClient, ApiError } from '@lakecams/session';
-import { withQuery } from '../api/admin-api.ts';
-import type { CameraHealth } from './camera-health.tsx';
+import { withQuery } from './admin-api.ts';
+
+/** A camera's health as svc-imaging judges it (`/api/Jobs/health`, `/api/Jobs/state`). */
+export interface CameraHealth {
+  state: 'ok' | 'late' | 'failing' | 'offline';
+  since: string | null;
+  /** offline: 'frozen' or 'silent'; failing: the latest error. */
+  reason: string | null;
+}
+
+export interface CameraHealthItem {
+  webcamId: number;
+  name: string;
+  paused: boolean;
+  health: CameraHealth;
+}
+
+/**
+ * The job dashboard's frame document, served by svc-imaging to an administrator's access cookie only (a frame sends
+ * no bearer header); it renders this remote's dashboard page (src/jobs/frame.tsx) and nothing else.
+ */
+export const JOB_DASHBOARD_PATH = '/api/Jobs/dashboard';
 
 /** The answers of `/api/Jobs/state` and `/api/Jobs/timelapses` (svc-imaging declares their schemas). */
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -75,9 +95,10 @@ export type CameraAction = 'retry' | 'pause' | 'resume';
 
 export type CaptureResult = { outcome: 'captured' } | { outcome: 'failed'; error: string };
 
-/** The job dashboard's calls (svc-imaging, Admin). */
+/** The job dashboard's calls, and the cameras' health on camera administration (svc-imaging, Admin). */
 export function jobsApi(api: ApiClient) {
   return {
+    health: () => api.json<CameraHealthItem[]>('/api/Jobs/health'),
     state: () => api.json<JobState>('/api/Jobs/state'),
     timelapses: () => api.json<TimelapseJob[]>('/api/Jobs/timelapses'),
     /** Capture now; a capture that failed is an answer too, with its error. */

@@ -1,4 +1,5 @@
 import type {
+  CaptchaAction,
   CodeAssignment,
   ContactModel,
   ProfileUpdate,
@@ -26,7 +27,13 @@ async function expectTrue(result: Promise<boolean>, path: string): Promise<void>
   if (!(await result)) throw new ApiError(200, path);
 }
 
-/** The calls of the account screens: Register, RegisterConfirm, Code, Contact. */
+/** Which captcha the portal asks for (`GET /api/Captcha/Config`). */
+export type CaptchaProvider = { provider: 'altcha' } | { provider: 'recaptcha'; siteKey: string };
+
+/** Where the ALTCHA widget fetches its challenge for `action`. */
+export const captchaChallengePath = (action: CaptchaAction) => `/api/Captcha/Challenge?action=${action}`;
+
+/** The calls of the account screens: Register, RegisterConfirm, Code, Contact, Captcha. */
 export function accountApi(api: ApiClient) {
   return {
     register: (model: RegisterModel, captcha: string) => {
@@ -62,6 +69,7 @@ export function accountApi(api: ApiClient) {
       const path = withQuery('/api/Contact/Contact', { captcha });
       await expectOk(await api.fetch(path, postJson(model)), path);
     },
+    captchaConfig: () => api.json<CaptchaProvider>('/api/Captcha/Config'),
   };
 }
 

@@ -1,0 +1,151 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every front end has one shape, so a newcomer finds a call, a picture address or a route in one place
+ * (docs/decisions.md, "One API module per remote, one route table"): every `/api/…` path in its API modules
+ * (`src/api/`), every picture address in `src/api/picture-urls.ts`, and its `<Routes>` built from PAGE_ROUTES
+ * (libs/contracts) with `routesOf`, never a route path written out.
+ */
+
+const ROOT = join(import.meta.dirname, '../..');
+const FRONT_ENDS = ['shell', 'mf-map', 'mf-account', 'mf-admin'];
+
+/** Front ends not in the shape yet, and why. A front end leaves this list when it has the shape (a test says so). */
+const KNOWN_EXCEPTIONS: Readonly<Record<string, string>> = {
+  'mf-map':
+    'changed by another engineer (issue 27): its /api/ paths sit in 9 files beside the components that call them, picture addresses in image-urls.ts, viewer-source.ts and day-timelapse.tsx, and map-routes.tsx writes its routes out',
+};
+
+const API_FOLDER = 'src/api/';
+const PICTURE_MODULE = 'src/api/picture-urls.ts';
+
+/** What builds a picture's address: the entitlement URLs of svc-imaging, and the pictures' immutable names. */
+const PICTURE_ADDRESS = /\/api\/Image\/(?:Get|Embed|Zoom|Timelapse)\/|\/pictures\/|\bPICTURE_PATH_PREFIX\b/;
+/** An `/api/` path, absolute or on a host; `../api/` is a module's folder. */
+const API_PATH = /(?<!\.)\/api\//;
+
+/**
+ * The source without its comments: strings, templates, regular expressions and code stay, so a path said in a
+ * comment counts for nothing and a path in code or text counts wherever it is.
+ */
+function withoutComments(source: string): string {
+  let out = '';
+  let i = 0;
+  // The last character of code that was no space: a `/` after one of these starts a regular expression.
+  let previous = '';
+  const regexAfter = '(,=:[!&|?{};+-*%<>~^';
+  while (i < source.length) {
+    const c = source[i] ?? '';
+    const next = source[i + 1] ?? '';
+    if (c === '/' && next === '/') {
+      while (i < source.length && source[i] !== '\n') i++;
+      continue;
+    }
+    if (c === '/' && next === '*') {
+      const end = source.indexOf('*/', i + 2);
+      i = end < 0 ? source.length : end + 2;
+      out += ' ';
+      continue;
+    }
+    let end = i + 1;
+    if (c === "'" || c === '"' || c === '`') {
+      while (end < source.length && source[end] !== c) end += source[end] === '\\' ? 2 : 1;
+      end++;
+    } else if (c === '/' && (previous === '' || regexAfter.includes(previous))) {
+      let inClass = false;
+      while (end < source.length && source[end] !== '\n' && (inClass || source[end] !== '/')) {
+        if (source[end] === '[') inClass = true;
+        else if (source[end] === ']') inClass = false;
+        end += source[end] === '\\' ? 2 : 1;
+      }
+      end++;
+    }
+    out += source.slice(i, end);
+    if (!/\s/.test(c)) previous = end > i + 1 ? 'x' : c;
+    i = end;
+  }
+  return out;
+}
+
+/** The front end's source files, relative to its folder, with their text less comments. */
+function sources(app: string): Map<string, string> {
+  const dir = join(ROOT, app, 'src');
+  return new Map(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name);
+        return [relative(join(ROOT, app), path), withoutComments(readFileSync(path, 'utf8'))] as const;
+      }),
+  );
+}
+
+/** The lines of `text` matching `pattern`, trimmed, for a message that shows where. */
+const linesMatching = (text: string, pattern: RegExp) =>
+  text
+    .split('\n')
+    .filter((line) => pattern.test(line))
+    .map((line) => line.trim());
+
+/** What keeps `app` from the shape; empty when it has it. */
+function problemsOf(app: string, files: ReadonlyMap<string, string> = sources(app)): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of files) {
+    const inApi = file.startsWith(API_FOLDER);
+    for (const line of linesMatching(text, API_PATH)) {
+      if (!inApi) problems.push(`${file}: an /api/ path outside ${API_FOLDER}: ${line}`);
+      else if (file === PICTURE_MODULE && !PICTURE_ADDRESS.test(line))
+        problems.push(`${file}: an API call among the picture addresses: ${line}`);
+    }
+    if (file !== PICTURE_MODULE) {
+      for (const line of linesMatching(text, PICTURE_ADDRESS))
+        problems.push(`${file}: a picture address outside ${PICTURE_MODULE}: ${line}`);
+    }
+    for (const line of linesMatching(text, /<Route\b[^>]*\b(?:index\b|path="(?!\*")|path=\{'(?!\*'))/))
+      problems.push(`${file}: a route written out instead of taken from PAGE_ROUTES with routesOf: ${line}`);
+  }
+  return problems;
+}
+
+const inShape = FRONT_ENDS.filter((app) => !(app in KNOWN_EXCEPTIONS));
+const exceptions = FRONT_ENDS.filter((app) => app in KNOWN_EXCEPTIONS);
+
+describe('one shape for every front end', () => {
+  it.each(inShape)('%s has it', (app) => {
+    expect(problemsOf(app)).toEqual([]);
+  });
+
+  it.each(exceptions)('%s is a known exception until it has it (then remove it from KNOWN_EXCEPTIONS)', (app) => {
+    expect(problemsOf(app), KNOWN_EXCEPTIONS[app]).not.toEqual([]);
+  });
+
+  it('lists only front ends that exist, each exception with its reason', () => {
+    for (const app of Object.keys(KNOWN_EXCEPTIONS)) expect(FRONT_ENDS).toContain(app);
+    for (const reason of Object.values(KNOWN_EXCEPTIONS)) expect(reason.length).toBeGreaterThan(20);
+  });
+
+  it('finds a path, a picture address and a route where they must not be, and not in comments', () => {
+    const files = new Map(
+      Object.entries({
+        'src/api/admin-api.ts': "const a = () => get('/api/Webcam/GetCameras'); // not '/pictures/x'",
+        'src/api/picture-urls.ts': "export const p = (n) => '/api/Image/Get/camera/' + n;\nconst c = '/api/Code/X';",
+        'src/pages/page.tsx': [
+          '/* GET /api/Webcam/GetCameras */',
+          "const url = 'https://example.org/x'; const b = `/api/Jobs/` + x;",
+          'const re = /"\\/api\\//; const ok = 1;',
+          "import { x } from '../api/x.ts'; <img src={'/pictures/' + name} />",
+          '<Route path="jobs" element={<Jobs />} />',
+          '<Route path="*" element={null} />',
+        ].join('\n'),
+      }).map(([file, text]) => [file, withoutComments(text)]),
+    );
+    expect(problemsOf('any', files)).toEqual([
+      "src/api/picture-urls.ts: an API call among the picture addresses: const c = '/api/Code/X';",
+      "src/pages/page.tsx: an /api/ path outside src/api/: const url = 'https://example.org/x'; const b = `/api/Jobs/` + x;",
+      "src/pages/page.tsx: a picture address outside src/api/picture-urls.ts: import { x } from '../api/x.ts'; <img src={'/pictures/' + name} />",
+      'src/pages/page.tsx: a route written out instead of taken from PAGE_ROUTES with routesOf: <Route path="jobs" element={<Jobs />} />',
+    ]);
+  });
+});
