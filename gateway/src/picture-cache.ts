@@ -22,7 +22,7 @@ export const GATEWAY_PICTURE_MAX_AGE_S = 600;
 export const GATEWAY_PICTURE_MAX_BYTES = 1024 * 1024;
 /**
  * After a camera's access changed, its pictures are not kept for this long: an imaging replica may still
- * answer from the access state it holds (at most 5 s old, plugins/app/delivery-state.ts in svc-imaging).
+ * answer from the access state it holds (at most 5 s old, delivery/delivery-state.ts in svc-imaging).
  */
 export const ACCESS_SETTLE_MS = 10_000;
 

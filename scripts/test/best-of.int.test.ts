@@ -5,6 +5,7 @@ import {
   type CaptureContext,
   captureTick,
   type Database,
+  imagingPartsOf,
   pruneImages,
   renderDemoImage,
 } from '@lakecams/svc-imaging/testing';
@@ -42,7 +43,7 @@ describe('best of day and the archive tiers, through the gateway, on real Postgr
       schedule: false,
       demoBackfillMinutes: 30,
     });
-    context = portal.services.imaging.captureContext;
+    context = imagingPartsOf(portal.services.imaging).capture.context;
     imagingDb = createKysely<Database>({ connectionString: portal.databaseUrls.imaging });
   });
 

@@ -5,7 +5,7 @@ import { buildGateway } from '@lakecams/gateway';
 import { buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase, freePort, TEST_NATS_URL } from '@lakecams/service-kit/testing';
 import { imagingService } from '@lakecams/svc-imaging';
-import { captureTick } from '@lakecams/svc-imaging/testing';
+import { captureTick, imagingPartsOf } from '@lakecams/svc-imaging/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -113,8 +113,11 @@ function edgePortal(setup: { replicas: string[]; windowSeconds?: number }) {
         .jpeg()
         .toBuffer();
       const app = replicas[0]?.app as ServiceApp;
-      const row = await vi.waitUntil(() => app.cameraDirectory.byName(camera), { timeout: 30_000, interval: 50 });
-      await captureTick({ ...app.captureContext, source: async () => bytes }, row, at);
+      const row = await vi.waitUntil(() => imagingPartsOf(app).cameraDirectory.byName(camera), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      await captureTick({ ...imagingPartsOf(app).capture.context, source: async () => bytes }, row, at);
     },
 
     async addCamera(id: number, name: string): Promise<void> {
@@ -230,10 +233,13 @@ describe.skipIf(!existsSync(NGINX))('the edge cache in front of the distributed 
     await capture('Hafen', new Date(Date.now() - 5 * 60_000), '#2d6a4f');
     // Both replicas know the access rules before the first request.
     for (const { app } of portal.replicas)
-      await vi.waitUntil(async () => (await app.deliveryState('Seesicht'))?.access?.bookings.length === 1, {
-        timeout: 30_000,
-        interval: 50,
-      });
+      await vi.waitUntil(
+        async () => (await imagingPartsOf(app).deliveryStates.of('Seesicht'))?.access?.bookings.length === 1,
+        {
+          timeout: 30_000,
+          interval: 50,
+        },
+      );
   }, 120_000);
 
   afterAll(() => portal.stop());

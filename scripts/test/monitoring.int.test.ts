@@ -1,6 +1,6 @@
 import { SERVICES } from '@lakecams/contracts';
 import { createTestDatabase, freePort, TEST_DATABASE_SERVER, testDatabasePrefix } from '@lakecams/service-kit/testing';
-import { camerasHealth, offlineReason } from '@lakecams/svc-imaging/testing';
+import { camerasHealth, imagingPartsOf, offlineReason } from '@lakecams/svc-imaging/testing';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -300,8 +300,8 @@ describe('the dashboard and the alert rules, against the metrics a running porta
 
   it('counts offline cameras by the rule the job dashboard and the offline layers use', async () => {
     const imaging = portal.services.imaging;
-    const captures = imaging.captures;
-    const cameras = await imaging.cameraDirectory.list();
+    const captures = imagingPartsOf(imaging).captures;
+    const cameras = await imagingPartsOf(imaging).cameraDirectory.list();
     const dayLater = new Date(Date.now() + 24 * 60 * 60_000);
     // Now every camera has delivered; a day later every one is silent.
     for (const at of [new Date(), dayLater]) {

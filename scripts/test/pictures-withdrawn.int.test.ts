@@ -1,7 +1,12 @@
 import { AccessChanged } from '@lakecams/contracts/messages';
 import { buildGateway, type ServiceTargets } from '@lakecams/gateway';
 import { createLogger, generateSigningKeys } from '@lakecams/service-kit';
-import { buildImagingService, captureTick, type ImagingTestService } from '@lakecams/svc-imaging/testing';
+import {
+  buildImagingService,
+  captureTick,
+  imagingPartsOf,
+  type ImagingTestService,
+} from '@lakecams/svc-imaging/testing';
 import type { FastifyInstance } from 'fastify';
 import { createSigner } from 'fast-jwt';
 import { tmpdir } from 'node:os';
@@ -42,7 +47,11 @@ describe('levels above the public one through the gateway', () => {
     const picture = await sharp({ create: { width: 1920, height: 1080, channels: 3, background: '#3a7bd5' } })
       .jpeg()
       .toBuffer();
-    await captureTick({ ...imaging.app.captureContext, source: async () => picture }, camera, new Date());
+    await captureTick(
+      { ...imagingPartsOf(imaging.app).capture.context, source: async () => picture },
+      camera,
+      new Date(),
+    );
   });
 
   afterAll(async () => {

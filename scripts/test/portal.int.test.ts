@@ -16,7 +16,7 @@ import {
   TEST_DATABASE_SERVER,
   testDatabasePrefix,
 } from '@lakecams/service-kit/testing';
-import { captureTick, type Database as ImagingDatabase } from '@lakecams/svc-imaging/testing';
+import { captureTick, type Database as ImagingDatabase, imagingPartsOf } from '@lakecams/svc-imaging/testing';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,10 +195,10 @@ describe('embedded portal: gateway and four services in one process, real Postgr
     await source.arrayBuffer();
     // A capture as the schedule makes it, through svc-imaging's own pipeline, two days back (no backfill there).
     const imaging = portal.services.imaging;
-    const camera = await imaging.cameraDirectory.byName('Richterswil');
+    const camera = await imagingPartsOf(imaging).cameraDirectory.byName('Richterswil');
     if (!camera) throw new Error('Richterswil is not known to svc-imaging');
     const tick = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 2 * 24 * 60 * 60_000);
-    const outcome = await captureTick(imaging.captureContext, camera, tick);
+    const outcome = await captureTick(imagingPartsOf(imaging).capture.context, camera, tick);
     expect(outcome).toMatchObject({ outcome: 'captured' });
     const picture = await fetch(`${portal.url}/api/Image/Get/camera/Richterswil/${imageNameOf(tick)}.jpg`);
     expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/jpeg']);

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imagingService } from './app.ts';
+import { compositionOf } from './composition.ts';
 import type { CameraRow, Database } from './database.ts';
 import type { ImagingOptions } from './options.ts';
 
@@ -14,6 +15,8 @@ export { renderDemoImage } from './capture/demo-source.ts';
 export { pruneImages } from './capture/prune.ts';
 export { camerasHealth, offlineReason } from './delivery/camera-health.ts';
 export type { CameraRow, Database } from './database.ts';
+/** The parts of a built svc-imaging app, as its composition root made them (src/composition.ts). */
+export { compositionOf as imagingPartsOf, type ImagingComposition } from './composition.ts';
 
 /** A test's own connection to svc-imaging's database, typed by its tables; the test destroys it. */
 export function openImagingDatabase(connectionString: string) {
@@ -61,7 +64,7 @@ export async function buildImagingService(given: BuildImagingServiceOptions = {}
       };
       await service.bus.publishEvent(CameraUpserted.subject, announced);
       return waitFor(`camera ${camera.id} in svc-imaging`, async () => {
-        const row = await service.app.cameraDirectory.byId(camera.id);
+        const row = await compositionOf(service.app).cameraDirectory.byId(camera.id);
         const applied =
           row?.name === announced.name &&
           row.pattern === announced.pattern &&

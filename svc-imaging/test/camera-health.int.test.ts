@@ -3,7 +3,7 @@ import { ACCESS_COOKIE, imageNameOf } from '@lakecams/contracts';
 import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -34,11 +34,14 @@ describe('camera health: one mail event per transition, however many replicas ch
   /** Both replicas check at the same moment, twice. */
   const bothCheck = async (minutes: number) => {
     const counts = await Promise.all([
-      first.app.cameraHealth.check(at(minutes)),
-      second.app.cameraHealth.check(at(minutes)),
+      imagingPartsOf(first.app).cameraHealth.check(at(minutes)),
+      imagingPartsOf(second.app).cameraHealth.check(at(minutes)),
     ]);
     counts.push(
-      ...(await Promise.all([first.app.cameraHealth.check(at(minutes)), second.app.cameraHealth.check(at(minutes))])),
+      ...(await Promise.all([
+        imagingPartsOf(first.app).cameraHealth.check(at(minutes)),
+        imagingPartsOf(second.app).cameraHealth.check(at(minutes)),
+      ])),
     );
     return counts.reduce((sum, count) => sum + count, 0);
   };
@@ -81,7 +84,9 @@ describe('camera health: one mail event per transition, however many replicas ch
       offline: 'silent',
       health: { state: 'offline', since: at(-5).toISOString(), reason: 'silent' },
     });
-    expect((await first.app.cameraHealth.read(at(6))).map(({ name, health }) => [name, health])).toEqual([
+    expect(
+      (await imagingPartsOf(first.app).cameraHealth.read(at(6))).map(({ name, health }) => [name, health]),
+    ).toEqual([
       ['Seeufer', { state: 'late', since: at(-5), reason: null }],
       ['Hafen', { state: 'failing', since: at(0), reason: 'Camera unreachable' }],
     ]);

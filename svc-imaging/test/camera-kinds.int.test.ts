@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 import {
   recordHls,
   startBasicCamera,
@@ -120,7 +120,7 @@ describe('every kind of camera source: configured, captured, seen, offline when 
         ftp: { host: '127.0.0.1', port: 0, passivePorts: { min: 0, max: 0 }, tls },
       },
     });
-    ftpPort = service.app.ftpIngestPort() as number;
+    ftpPort = imagingPartsOf(service.app).ftp.port() as number;
   }, 120_000);
 
   afterEach(async () => {

@@ -1,6 +1,6 @@
 import type { CameraSource } from '@lakecams/contracts';
 import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
-import { buildImagingService, type ImagingTestService } from '@lakecams/svc-imaging/testing';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '@lakecams/svc-imaging/testing';
 import { createSigner } from 'fast-jwt';
 import { sql } from 'kysely';
 import { createServer } from 'node:net';
@@ -76,17 +76,17 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
     expect(stored.rows[0]?.sealed).toMatch(/^v1:/);
     expect(stored.rows[0]?.sealed).not.toContain(LOGIN.password);
 
-    const captured = await captureTick(service.app.captureContext, row, new Date());
+    const captured = await captureTick(imagingPartsOf(service.app).capture.context, row, new Date());
     expect(captured.outcome).toBe('captured');
     // Left out, the password stays; the user name alone can change.
     await setSource(11, { kind: 'http', username: LOGIN.username });
     expect((await source(11)).json<CameraSource>().passwordSet).toBe(true);
-    expect((await captureTick(service.app.captureContext, row, new Date(Date.now() + 300_000))).outcome).toBe(
-      'captured',
-    );
+    expect(
+      (await captureTick(imagingPartsOf(service.app).capture.context, row, new Date(Date.now() + 300_000))).outcome,
+    ).toBe('captured');
     // An empty password removes it: the camera then refuses.
     await setSource(11, { kind: 'http', username: LOGIN.username, password: '' });
-    const refused = await captureTick(service.app.captureContext, row, new Date(Date.now() + 600_000));
+    const refused = await captureTick(imagingPartsOf(service.app).capture.context, row, new Date(Date.now() + 600_000));
     expect(refused).toMatchObject({ outcome: 'failed', error: 'Camera refused the login (Digest)' });
   });
 
@@ -202,7 +202,11 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
     await service.app.inject({ method: 'POST', url: '/api/Image/Source/PushSecret?webcamId=13', headers: admin });
     expect((await put(pushed, { authorization: `Bearer ${secret}` })).statusCode).toBe(401);
     // A pushing camera is not fetched.
-    const fetched = await captureTick(service.app.captureContext, row, new Date(Date.now() + 3_600_000));
+    const fetched = await captureTick(
+      imagingPartsOf(service.app).capture.context,
+      row,
+      new Date(Date.now() + 3_600_000),
+    );
     expect(fetched).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/sends its pictures itself/) });
     expect(logged.join('\n')).toContain('picture push refused');
   });
@@ -215,8 +219,10 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
     try {
       const row = await service.upsertCamera({ id: 14, name: 'Hafen-Stream', pattern: stream.url });
       await setSource(14, { kind: 'stream', transport: 'tcp' });
-      expect((await captureTick(service.app.captureContext, row, new Date())).outcome).toBe('captured');
-      expect(await service.app.captures.latest(14)).toMatchObject({ width: 640, height: 360 });
+      expect((await captureTick(imagingPartsOf(service.app).capture.context, row, new Date())).outcome).toBe(
+        'captured',
+      );
+      expect(await imagingPartsOf(service.app).captures.latest(14)).toMatchObject({ width: 640, height: 360 });
       const tested = await service.app.inject({
         method: 'POST',
         url: '/api/Image/Source/Test?webcamId=14',
@@ -254,9 +260,13 @@ describe("a camera's source: login kept apart from its URL, HTTP pushes, and the
       400,
       "The camera's stored password cannot be opened with this portal's CAMERA_SECRET_KEY; enter it again",
     ]);
-    const row = await service.app.cameraDirectory.byId(12);
+    const row = await imagingPartsOf(service.app).cameraDirectory.byId(12);
     if (!row) throw new Error('camera 12 is gone');
-    const captured = await captureTick(service.app.captureContext, row, new Date(Date.now() + 7_200_000));
+    const captured = await captureTick(
+      imagingPartsOf(service.app).capture.context,
+      row,
+      new Date(Date.now() + 7_200_000),
+    );
     expect(captured).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/cannot be opened/) });
   });
 });

@@ -10,7 +10,7 @@ import { captureTick } from '../src/capture/capture-tick.ts';
 import { pruneImages } from '../src/capture/prune.ts';
 import { existsSync } from 'node:fs';
 import type { CameraRow } from '../src/database.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 /** A camera on real HTTP: serves a 2560×1440 JPEG, or misbehaves on request. */
@@ -81,19 +81,21 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
   it('follows camera changes from the bus: schedules, reschedules and forgets cameras', async () => {
     await upsert(1, 'Testkamera', '/cam.jpg', 5);
     await cameraRow(1);
-    await expect.poll(() => app.captureScheduler.nextRun(1)?.getUTCMinutes()).toSatisfy((m) => (m as number) % 5 === 0);
+    await expect
+      .poll(() => imagingPartsOf(app).capture.scheduler.nextRun(1)?.getUTCMinutes())
+      .toSatisfy((m) => (m as number) % 5 === 0);
     await upsert(1, 'Testkamera', '/cam.jpg', 2);
-    await expect.poll(() => (app.captureScheduler.nextRun(1)?.getUTCMinutes() ?? 1) % 2).toBe(0);
+    await expect.poll(() => (imagingPartsOf(app).capture.scheduler.nextRun(1)?.getUTCMinutes() ?? 1) % 2).toBe(0);
     await upsert(2, 'Weg-damit', '/cam.jpg');
-    await expect.poll(() => app.captureScheduler.nextRun(2)).toBeTruthy();
+    await expect.poll(() => imagingPartsOf(app).capture.scheduler.nextRun(2)).toBeTruthy();
     await service.bus.publishEvent(CameraDeleted.subject, { id: 2 });
-    await expect.poll(() => app.captureScheduler.nextRun(2)).toBeNull();
+    await expect.poll(() => imagingPartsOf(app).capture.scheduler.nextRun(2)).toBeNull();
   });
 
   it('captures a tick into five quality levels of increasing width and announces the image', async () => {
     const row = await cameraRow(1);
     const tick = new Date('2026-11-22T09:05:00Z');
-    const result = await captureTick(app.captureContext, row, tick);
+    const result = await captureTick(imagingPartsOf(app).capture.context, row, tick);
     expect(result).toEqual({
       outcome: 'captured',
       image: { webcamId: 1, name: imageNameOf(tick), lat: 47.2, lng: 8.7, direction: 90 },
@@ -112,8 +114,8 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     const row = await cameraRow(1);
     const tick = new Date('2026-11-22T09:10:00Z');
     const outcomes = await Promise.all([
-      captureTick(app.captureContext, row, tick),
-      captureTick({ ...app.captureContext, replicaId: 'other' }, row, tick),
+      captureTick(imagingPartsOf(app).capture.context, row, tick),
+      captureTick({ ...imagingPartsOf(app).capture.context, replicaId: 'other' }, row, tick),
     ]);
     expect(outcomes.map((o) => o.outcome).sort()).toEqual(['captured', 'skipped']);
   });
@@ -142,12 +144,12 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
   it('counts a camera as offline when its picture froze or it stopped delivering', async () => {
     const row = await cameraRow(1);
     // The test camera always sends the same bytes: the last two captures are identical.
-    expect(await offlineReason(app.captures, row)).toBe('frozen');
+    expect(await offlineReason(imagingPartsOf(app).captures, row)).toBe('frozen');
     expect((await app.inject({ url: '/api/Image/Get/camera/Testkamera.jpg' })).headers['x-camera-offline']).toBe(
       'frozen',
     );
     const later = new Date(Date.now() + 3 * row.intervalMin * 60_000 + 60_000);
-    expect(await offlineReason(app.captures, row, later)).toBe('silent');
+    expect(await offlineReason(imagingPartsOf(app).captures, row, later)).toBe('silent');
   });
 
   it('says in the announcement when a picture has the same bytes as the one before, fetched or pushed', async () => {
@@ -162,11 +164,11 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
       black.clone().jpeg({ quality: 60 }).toBuffer(),
     ]);
     expect(night.equals(darkNight)).toBe(false);
-    const fetching = (picture: Buffer) => ({ ...app.captureContext, source: async () => picture });
-    await captureTick(app.captureContext, row, new Date('2026-11-20T08:00:00Z'), 1, blue);
+    const fetching = (picture: Buffer) => ({ ...imagingPartsOf(app).capture.context, source: async () => picture });
+    await captureTick(imagingPartsOf(app).capture.context, row, new Date('2026-11-20T08:00:00Z'), 1, blue);
     await captureTick(fetching(blue), row, new Date('2026-11-20T08:05:00Z'));
-    await captureTick(app.captureContext, row, new Date('2026-11-20T08:10:00Z'), 1, blue);
-    await captureTick(app.captureContext, row, new Date('2026-11-20T08:15:00Z'), 1, night);
+    await captureTick(imagingPartsOf(app).capture.context, row, new Date('2026-11-20T08:10:00Z'), 1, blue);
+    await captureTick(imagingPartsOf(app).capture.context, row, new Date('2026-11-20T08:15:00Z'), 1, night);
     await captureTick(fetching(darkNight), row, new Date('2026-11-20T08:20:00Z'));
     const announced = () =>
       (captured as CapturedImage[])
@@ -204,7 +206,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     for (const [id, name, path, error] of cases) {
       await upsert(id, name, path);
       const row = await cameraRow(id);
-      const result = await captureTick(app.captureContext, row, new Date('2026-11-22T09:15:00Z'));
+      const result = await captureTick(imagingPartsOf(app).capture.context, row, new Date('2026-11-22T09:15:00Z'));
       expect(result.outcome, name).toBe('failed');
       expect(result.outcome === 'failed' && result.error, name).toMatch(error);
       expect((await app.inject({ url: `/api/Image/Get/camera/${name}.jpg` })).statusCode).toBe(404);
@@ -224,8 +226,8 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     // The test camera sends the same bytes every time: the second picture is frozen (score 0).
     const old = new Date('2026-10-01T10:00:00Z');
     const frozen = new Date('2026-10-01T10:20:00Z');
-    await captureTick(app.captureContext, row, old);
-    await captureTick(app.captureContext, row, frozen);
+    await captureTick(imagingPartsOf(app).capture.context, row, old);
+    await captureTick(imagingPartsOf(app).capture.context, row, frozen);
     const fileOf = (at: Date) => createImageStore(storeDir).path('Testkamera', imageNameOf(at), 'POOR');
     expect(existsSync(fileOf(frozen))).toBe(true);
     const before = await getPicture(app, `/api/Image/Get/camera/Testkamera/${imageNameOf(frozen)}.jpg`);
@@ -233,7 +235,7 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     const frozenLink = String(before.location?.pathname);
     const now = new Date('2026-11-22T12:00:00Z');
     const tiers = { retentionDays: 14, archiveDays: 365 };
-    const result = await pruneImages(app.captureContext, tiers, now);
+    const result = await pruneImages(imagingPartsOf(app).capture.context, tiers, now);
     expect(result).toMatchObject({ outcome: 'pruned', before: '20261108', captures: 1, days: 1 });
     expect(existsSync(fileOf(frozen))).toBe(false);
     expect(existsSync(fileOf(old))).toBe(true);
@@ -247,14 +249,14 @@ describe('svc-imaging capture and delivery on real PostgreSQL and real HTTP', ()
     // A cache may still hold the removed picture's name: asked again, it is gone.
     expect((await app.inject({ url: frozenLink })).statusCode).toBe(404);
     await expect.poll(() => thinned).toEqual([{ webcamId: 1, day: '20261001', keep: [imageNameOf(old)] }]);
-    expect(await pruneImages({ ...app.captureContext, replicaId: 'other' }, tiers, now)).toEqual({
+    expect(await pruneImages({ ...imagingPartsOf(app).capture.context, replicaId: 'other' }, tiers, now)).toEqual({
       outcome: 'skipped',
     });
   });
 
   it('refuses camera URLs that are not http(s)', async () => {
     const row = await service.upsertCamera({ id: 7, name: 'Datei', pattern: 'file:///etc/passwd' });
-    const result = await captureTick(app.captureContext, row, new Date('2026-11-22T09:20:00Z'));
+    const result = await captureTick(imagingPartsOf(app).capture.context, row, new Date('2026-11-22T09:20:00Z'));
     expect(result.outcome === 'failed' && result.error).toBe('Only http and https camera URLs are fetched');
   });
 });

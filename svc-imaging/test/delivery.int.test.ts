@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -36,7 +36,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
     const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#4a90d9' } })
       .jpeg()
       .toBuffer();
-    await captureTick({ ...app.captureContext, source: async () => picture }, camera, new Date());
+    await captureTick({ ...imagingPartsOf(app).capture.context, source: async () => picture }, camera, new Date());
   });
 
   afterAll(async () => {
@@ -148,7 +148,7 @@ describe('image delivery at the quality each caller is entitled to', () => {
   });
 
   it('serves an earlier picture by its name, and the new content once an upload replaced that minute', async () => {
-    const camera = (await app.cameraDirectory.byId(1)) as CameraRow;
+    const camera = (await imagingPartsOf(app).cameraDirectory.byId(1)) as CameraRow;
     const earlier = new Date(Date.now() - 20 * 60_000);
     const name = imageNameOf(earlier);
     const colour = (background: string) =>
@@ -156,14 +156,14 @@ describe('image delivery at the quality each caller is entitled to', () => {
         .jpeg()
         .toBuffer();
     const red = await colour('#d94a4a');
-    await captureTick({ ...app.captureContext, source: async () => red }, camera, earlier);
+    await captureTick({ ...imagingPartsOf(app).capture.context, source: async () => red }, camera, earlier);
     const url = `/api/Image/Get/camera/Seesicht/${name}.jpg`;
     const first = await getPicture(app, url);
     expect(first.picture.statusCode).toBe(200);
     // Asked again and again (the lookup is kept while the camera's delivery state lives).
     for (let i = 0; i < 3; i++)
       expect((await app.inject({ url: String(first.location?.pathname) })).statusCode).toBe(200);
-    await captureTick(app.captureContext, camera, earlier, 1, await colour('#3cb043'));
+    await captureTick(imagingPartsOf(app).capture.context, camera, earlier, 1, await colour('#3cb043'));
     // The capture tells every replica over the bus; the redirect then names the new content.
     const replaced = await vi.waitUntil(
       async () => {

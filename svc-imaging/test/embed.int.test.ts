@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import { signEmbedPass } from '../src/delivery/embed-pass.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -36,7 +36,7 @@ describe('the embedded player: its frame, its beacon and the views a booked page
     const picture = await sharp({ create: { width: 2560, height: 1440, channels: 3, background: '#3a7bd5' } })
       .jpeg()
       .toBuffer();
-    await captureTick({ ...app.captureContext, source: async () => picture }, camera, new Date());
+    await captureTick({ ...imagingPartsOf(app).capture.context, source: async () => picture }, camera, new Date());
     await service.bus.publishEvent(AccessChanged.subject, {
       webcamId: 7,
       permittedUserIds: [],

@@ -1,6 +1,6 @@
 import type { CameraSource } from '@lakecams/contracts';
 import { ADMIN_ROLE, generateSigningKeys } from '@lakecams/service-kit';
-import { buildImagingService, type ImagingTestService } from '@lakecams/svc-imaging/testing';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '@lakecams/svc-imaging/testing';
 import { Client } from 'basic-ftp';
 import { createSigner } from 'fast-jwt';
 import { Readable } from 'node:stream';
@@ -39,7 +39,7 @@ describe('a camera that pushes by FTP to svc-imaging', () => {
         ftp: { host: '127.0.0.1', port: 0, passivePorts: { min: 0, max: 0 } },
       },
     });
-    port = service.app.ftpIngestPort() as number;
+    port = imagingPartsOf(service.app).ftp.port() as number;
   });
 
   afterAll(async () => {
@@ -71,7 +71,7 @@ describe('a camera that pushes by FTP to svc-imaging', () => {
       .toBuffer();
     await expect(upload(port, account.user, 'falsch', picture)).rejects.toThrow(/530/);
     await upload(port, account.user, account.password, picture);
-    const latest = await service.app.captures.latest(21);
+    const latest = await imagingPartsOf(service.app).captures.latest(21);
     expect(latest).toMatchObject({ width: 1600, height: 900 });
     const after = (
       await service.app.inject({ url: '/api/Image/Source?webcamId=21', headers: admin })

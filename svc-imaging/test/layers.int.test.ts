@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -112,7 +112,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     expect(created.body).toBe('true');
     const [listed] = (await webcam.inject({ url: '/api/Webcam/GetCameras?name=Ufer' })).json() as { id: number }[];
     await until(async () => {
-      camera = (await imaging.cameraDirectory.byId(listed?.id as number)) as CameraRow;
+      camera = (await imagingPartsOf(imaging).cameraDirectory.byId(listed?.id as number)) as CameraRow;
       return camera !== undefined;
     });
     const booking = await webcam.inject({
@@ -140,7 +140,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
     }
   }
   const capture = (at: Date, picture = blue) =>
-    captureTick({ ...imaging.captureContext, source: async () => picture }, camera, at);
+    captureTick({ ...imagingPartsOf(imaging).capture.context, source: async () => picture }, camera, at);
   const postLayer = (level: string, image: Buffer, extra: Record<string, string> = {}) => {
     const body = new FormData();
     const fields = {
@@ -463,7 +463,7 @@ describe('layers drawn into booked pages’ images (svc-imaging with svc-referer
       }
       for (const [index, path] of (['/hang.jpg', '/garbage.jpg', '/huge.jpg'] as const).entries()) {
         const result = await captureTick(
-          { ...imaging.captureContext, limits },
+          { ...imagingPartsOf(imaging).capture.context, limits },
           { ...camera, pattern: `${base}${path}` },
           free[2 - index] as Date,
         );

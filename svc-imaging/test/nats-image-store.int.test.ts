@@ -11,7 +11,7 @@ import { captureTick } from '../src/capture/capture-tick.ts';
 import type { ImageStore } from '../src/capture/image-store.ts';
 import { createNatsImageStore } from '../src/capture/nats-image-store.ts';
 import { pruneImages } from '../src/capture/prune.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 // One namespace for this file; each bucket below adds its own suffix, and all of them go afterwards.
 const namespace = `images_${randomBytes(4).toString('hex')}`;
@@ -234,7 +234,11 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
     for (const [at, score] of scored) {
       const name = imageNameOf(new Date(at));
       names.set(at, name);
-      const outcome = await captureTick({ ...app.captureContext, source: async () => picture }, row, new Date(at));
+      const outcome = await captureTick(
+        { ...imagingPartsOf(app).capture.context, source: async () => picture },
+        row,
+        new Date(at),
+      );
       expect(outcome.outcome, at).toBe('captured');
       await service.db
         .updateTable('captures')
@@ -252,7 +256,7 @@ describe('the nightly prune thins the NATS store to the archive tiers, as it doe
     for (const [at] of scored) expect(filesOf(nameOf(at)).length, at).toBe(perCapture.length);
 
     const result = await pruneImages(
-      app.captureContext,
+      imagingPartsOf(app).capture.context,
       { retentionDays: 14, archiveDays: 365 },
       new Date('2026-11-22T12:00:00Z'),
     );

@@ -5,7 +5,7 @@ import { createSigner } from 'fast-jwt';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -76,7 +76,7 @@ describe('one address per picture, tile and clip', () => {
       .jpeg()
       .toBuffer();
     const at = new Date(Date.UTC(2026, 10, 20, 8, 30));
-    await captureTick({ ...app.captureContext, source: async () => picture }, camera, at);
+    await captureTick({ ...imagingPartsOf(app).capture.context, source: async () => picture }, camera, at);
     await service.bus.publishEvent(AccessChanged.subject, {
       webcamId: 3,
       permittedUserIds: [],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PictureEncoding } from '../src/capture/formats.ts';
 import { createPictureDelivery, type DeliveryAnswer } from '../src/delivery/picture-delivery.ts';
 import { parsePicturePath } from '../src/delivery/picture-links.ts';
-import type { DeliveryState } from '../src/plugins/app/delivery-state.ts';
+import type { DeliveryState } from '../src/delivery/delivery-state.ts';
 
 const NOW = new Date('2026-11-25T10:00:30Z');
 const USER = '6f0c1a52-0000-4000-8000-000000000001';

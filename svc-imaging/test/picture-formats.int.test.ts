@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 import { getPicture } from './pictures.ts';
 
 const keys = generateSigningKeys();
@@ -49,7 +49,11 @@ describe('pictures in AVIF and WebP for clients that take them', () => {
       ])
       .jpeg()
       .toBuffer();
-    const outcome = await captureTick({ ...app.captureContext, source: async () => sky }, camera, new Date());
+    const outcome = await captureTick(
+      { ...imagingPartsOf(app).capture.context, source: async () => sky },
+      camera,
+      new Date(),
+    );
     expect(outcome.outcome).toBe('captured');
     imageName = outcome.outcome === 'captured' ? outcome.image.name : '';
     await service.bus.publishEvent(AccessChanged.subject, {
@@ -150,8 +154,12 @@ describe('pictures in AVIF and WebP for clients that take them', () => {
 
   it('sends a picture stored without AVIF and WebP copies on to its JPEG, signed links included', async () => {
     const earlier = new Date(Date.now() - 60 * 60_000);
-    const camera = (await app.cameraDirectory.byId(1)) as CameraRow;
-    const outcome = await captureTick({ ...app.captureContext, source: async () => sky }, camera, earlier);
+    const camera = (await imagingPartsOf(app).cameraDirectory.byId(1)) as CameraRow;
+    const outcome = await captureTick(
+      { ...imagingPartsOf(app).capture.context, source: async () => sky },
+      camera,
+      earlier,
+    );
     expect(outcome.outcome).toBe('captured');
     const name = imageNameOf(earlier);
     const dayDir = join(storeDir, 'Seeblick', name.slice(0, 8));
@@ -179,7 +187,7 @@ describe('pictures in AVIF and WebP for clients that take them', () => {
     expect(files).toContain(`${imageName}-FULL.jpg`);
     expect(files).not.toContain(`${imageName}-FULL.avif`);
     const nextDay = String(Number(imageName.slice(0, 8)) + 1);
-    await app.imageStore.pruneDaysBefore(nextDay);
+    await imagingPartsOf(app).capture.store.pruneDaysBefore(nextDay);
     expect(await readdir(dayDir).catch(() => [])).toEqual([]);
   });
 });

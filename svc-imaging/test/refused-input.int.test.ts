@@ -5,7 +5,7 @@ import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -27,7 +27,7 @@ describe('svc-imaging refuses positions from minutes that are no pictures, and s
     const picture = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#4a90d9' } })
       .jpeg()
       .toBuffer();
-    await captureTick({ ...app.captureContext, source: async () => picture }, camera, new Date());
+    await captureTick({ ...imagingPartsOf(app).capture.context, source: async () => picture }, camera, new Date());
   });
   afterAll(async () => {
     await service?.close();

@@ -12,7 +12,7 @@ import type { CameraRow } from '../src/database.ts';
 import { renderDemoImage } from '../src/capture/demo-source.ts';
 import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
 import { dayOf, makeTimelapse } from '../src/timelapse/timelapse-maker.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -61,7 +61,10 @@ describe('day time-lapse clips', () => {
     service = await buildImagingService({ keys, options: { timelapseTodayMinutes: 10 } });
     app = service.app;
     camera = await service.upsertCamera({ id: 7, name: 'Zeitraffer' });
-    const demo = { ...app.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+    const demo = {
+      ...imagingPartsOf(app).capture.context,
+      source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at),
+    };
     // Yesterday from 08:00 UTC (the same day in Zurich) every 5 minutes, and today's latest minutes.
     const [y, m, d] = [yesterday.slice(0, 4), yesterday.slice(4, 6), yesterday.slice(6, 8)].map(Number) as [
       number,
@@ -89,9 +92,9 @@ describe('day time-lapse clips', () => {
     expect(await probe(response.rawPayload)).toEqual({ width: 480, height: 270, seconds: 2.5, frames: FRAMES });
     const again = await app.inject({ url: url(yesterday) });
     expect(again.headers.etag).toBe(response.headers.etag);
-    expect((await app.timelapseRepository.find({ webcamId: 7, day: yesterday, level: 'POOR' }))?.framesDone).toBe(
-      FRAMES,
-    );
+    expect(
+      (await imagingPartsOf(app).timelapseRepository.find({ webcamId: 7, day: yesterday, level: 'POOR' }))?.framesDone,
+    ).toBe(FRAMES);
   }, 60_000);
 
   it('gives the entitled level, capped at MEDIUM (1280 px), and nothing above it to an anonymous visitor', async () => {
@@ -148,7 +151,10 @@ describe('day time-lapse clips', () => {
   });
 
   it('lets one of two replicas make a clip; the other skips it', async () => {
-    const replicas = ['imaging-a', 'imaging-b'].map((replicaId) => ({ ...app.timelapses.context, replicaId }));
+    const replicas = ['imaging-a', 'imaging-b'].map((replicaId) => ({
+      ...imagingPartsOf(app).timelapses.context,
+      replicaId,
+    }));
     const outcomes = await Promise.all(replicas.map((context) => makeTimelapse(context, camera, yesterday, 'LOW')));
     expect(outcomes.map((o) => o.outcome).sort()).toEqual(['made', 'skipped']);
     // A finished day, made once, is not made again.
@@ -158,35 +164,40 @@ describe('day time-lapse clips', () => {
   it("makes today's clip again after N minutes, not before", async () => {
     const t0 = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
     const at = (minutes: number) => ({
-      ...app.timelapses.context,
+      ...imagingPartsOf(app).timelapses.context,
       clock: () => new Date(t0.getTime() + minutes * 60_000),
     });
     expect((await makeTimelapse(at(0), camera, today, 'POOR')).outcome).toBe('made');
     expect((await makeTimelapse(at(9), camera, today, 'POOR')).outcome).toBe('skipped');
     expect((await makeTimelapse(at(10), camera, today, 'POOR')).outcome).toBe('made');
     // The schedule remakes the clips visitors asked for, on the same clock.
-    const scheduled = await app.timelapses.runScheduledPass(new Date(t0.getTime() + 15 * 60_000));
+    const scheduled = await imagingPartsOf(app).timelapses.runScheduledPass(new Date(t0.getTime() + 15 * 60_000));
     expect(scheduled.filter((o) => o.outcome === 'made')).toHaveLength(0);
-    const later = await app.timelapses.runScheduledPass(new Date(t0.getTime() + 20 * 60_000));
+    const later = await imagingPartsOf(app).timelapses.runScheduledPass(new Date(t0.getTime() + 20 * 60_000));
     expect(later.filter((o) => o.outcome === 'made').length).toBeGreaterThanOrEqual(1);
   }, 60_000);
 
   it('removes the clips of days past the retention, as their pictures go', async () => {
     const old = new Date(now.getTime() - 20 * 24 * 3600_000);
     const oldDay = dayOf(old);
-    const demo = { ...app.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+    const demo = {
+      ...imagingPartsOf(app).capture.context,
+      source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at),
+    };
     const [y, m, d] = [oldDay.slice(0, 4), oldDay.slice(4, 6), oldDay.slice(6, 8)].map(Number) as [
       number,
       number,
       number,
     ];
     for (let i = 0; i < 3; i++) await captureTick(demo, camera, new Date(Date.UTC(y, m - 1, d, 9, i * 5)));
-    expect((await makeTimelapse(app.timelapses.context, camera, oldDay, 'POOR')).outcome).toBe('made');
-    expect(await app.imageStore.readClip('Zeitraffer', oldDay, 'POOR')).not.toBeNull();
-    await app.timelapses.runScheduledPass(now);
-    expect(await app.imageStore.readClip('Zeitraffer', oldDay, 'POOR')).toBeNull();
-    expect(await app.timelapseRepository.find({ webcamId: 7, day: oldDay, level: 'POOR' })).toBeUndefined();
-    expect(await app.imageStore.readClip('Zeitraffer', yesterday, 'POOR')).not.toBeNull();
+    expect((await makeTimelapse(imagingPartsOf(app).timelapses.context, camera, oldDay, 'POOR')).outcome).toBe('made');
+    expect(await imagingPartsOf(app).capture.store.readClip('Zeitraffer', oldDay, 'POOR')).not.toBeNull();
+    await imagingPartsOf(app).timelapses.runScheduledPass(now);
+    expect(await imagingPartsOf(app).capture.store.readClip('Zeitraffer', oldDay, 'POOR')).toBeNull();
+    expect(
+      await imagingPartsOf(app).timelapseRepository.find({ webcamId: 7, day: oldDay, level: 'POOR' }),
+    ).toBeUndefined();
+    expect(await imagingPartsOf(app).capture.store.readClip('Zeitraffer', yesterday, 'POOR')).not.toBeNull();
   }, 60_000);
 
   it('shows the jobs with their progress to an Admin only', async () => {

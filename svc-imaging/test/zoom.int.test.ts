@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import { pruneImages } from '../src/capture/prune.ts';
-import { buildImagingService, type ImagingTestService } from '../src/testing.ts';
+import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();
 const sign = createSigner({ key: keys.privateKey, algorithm: 'EdDSA', expiresIn: 600_000 });
@@ -35,7 +35,7 @@ describe('deep-zoom tiles at the level the caller is entitled to', () => {
       .jpeg()
       .toBuffer();
     const at = new Date(Date.UTC(2026, 10, 20, 9, 30));
-    await captureTick({ ...app.captureContext, source: async () => picture }, row, at);
+    await captureTick({ ...imagingPartsOf(app).capture.context, source: async () => picture }, row, at);
     await service.bus.publishEvent(AccessChanged.subject, {
       webcamId: 7,
       permittedUserIds: [],
@@ -136,7 +136,7 @@ describe('deep-zoom tiles at the level the caller is entitled to', () => {
     await get(zoom(`${moment}.dzi?level=POOR`));
     expect(await readdir(join(zoomTilesDir, 'Ufer'))).toEqual([moment.slice(0, 8)]);
     const tiers = { retentionDays: 14, archiveDays: 365 };
-    const result = await pruneImages(app.captureContext, tiers, new Date(Date.UTC(2026, 11, 20)));
+    const result = await pruneImages(imagingPartsOf(app).capture.context, tiers, new Date(Date.UTC(2026, 11, 20)));
     expect(result.outcome).toBe('pruned');
     expect(await readdir(join(zoomTilesDir, 'Ufer'))).toEqual([]);
     // The day's only picture is its best: the archive keeps it, with its tiles made anew.

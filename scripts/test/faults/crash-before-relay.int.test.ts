@@ -11,6 +11,7 @@ import {
 } from '@lakecams/service-kit';
 import { freePort, testDatabasePrefix } from '@lakecams/service-kit/testing';
 import { imagingService } from '@lakecams/svc-imaging';
+import { imagingPartsOf } from '@lakecams/svc-imaging/testing';
 import { createSigner } from 'fast-jwt';
 import { sql } from 'kysely';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -89,7 +90,8 @@ describe('svc-webcam killed after a commit, before its relay: the event arrives 
   };
   const waitingEvents = async () =>
     Number((await sql<{ n: number }>`select count(*) as n from lakecams_outbox`.execute(webcamDb)).rows[0]?.n);
-  const imagingKnows = (name: string) => async () => (await imaging.cameraDirectory.byName(name)) !== undefined;
+  const imagingKnows = (name: string) => async () =>
+    (await imagingPartsOf(imaging).cameraDirectory.byName(name)) !== undefined;
 
   beforeAll(async () => {
     storeDir = await mkdtemp(join(tmpdir(), 'lakecams-crash-nats-'));
@@ -149,13 +151,15 @@ describe('svc-webcam killed after a commit, before its relay: the event arrives 
 
   it('leaves svc-imaging’s camera directory as it was when the event is delivered again', async () => {
     const event = delivered.find((e) => e.name === 'Absturz') as Webcam;
-    const before = await imaging.cameraDirectory.byName('Absturz');
+    const before = await imagingPartsOf(imaging).cameraDirectory.byName('Absturz');
     expect(before).toMatchObject({ webcamId: event.id, name: 'Absturz', intervalMin: 10 });
     await testBus.publishEvent(CameraUpserted.subject, event);
     // svc-imaging applies camera events in order: the marker after the copy shows the copy was applied.
     await testBus.publishEvent(CameraUpserted.subject, { ...camera('Marke'), id: 999_999 });
     await eventually(imagingKnows('Marke'), 'svc-imaging to apply the copy and the marker');
-    expect(await imaging.cameraDirectory.byName('Absturz')).toEqual(before);
-    expect((await imaging.cameraDirectory.list()).filter((row) => row.webcamId === event.id)).toHaveLength(1);
+    expect(await imagingPartsOf(imaging).cameraDirectory.byName('Absturz')).toEqual(before);
+    expect(
+      (await imagingPartsOf(imaging).cameraDirectory.list()).filter((row) => row.webcamId === event.id),
+    ).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { type Bus, createNatsBus } from '@lakecams/bus';
 import { ADMIN_ROLE, buildServiceApp, createLogger, generateSigningKeys, type ServiceApp } from '@lakecams/service-kit';
 import { createTestDatabase, freePort } from '@lakecams/service-kit/testing';
 import { imagingService } from '@lakecams/svc-imaging';
+import { imagingPartsOf } from '@lakecams/svc-imaging/testing';
 import { webcamService } from '@lakecams/svc-webcam';
 import { createSigner } from 'fast-jwt';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -56,7 +57,7 @@ describe('NATS stops and comes back: services keep serving, recover by themselve
       },
     });
   const imagingKnows = (app: ServiceApp, name: string) => async () =>
-    (await app.cameraDirectory.list()).some((camera) => camera.name === name);
+    (await imagingPartsOf(app).cameraDirectory.list()).some((camera) => camera.name === name);
 
   beforeAll(async () => {
     storeDir = await mkdtemp(join(tmpdir(), 'lakecams-nats-fault-'));

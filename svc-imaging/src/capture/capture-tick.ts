@@ -9,9 +9,9 @@ import type { ZoomTiles } from '../delivery/zoom-tiles.ts';
 import { scorePicture } from './score.ts';
 import { deriveQualityVariants } from './derive-variants.ts';
 import type { ImageStore } from './image-store.ts';
-import type { BestOfChoiceRepository } from '../plugins/app/best-of-choice-repository.ts';
-import type { CaptureClaim, CaptureRepository } from '../plugins/app/capture-repository.ts';
-import type { JobRunRepository } from '../plugins/app/job-run-repository.ts';
+import type { BestOfChoiceRepository } from '../repositories/best-of-choice-repository.ts';
+import type { CaptureClaim, CaptureRepository } from '../repositories/capture-repository.ts';
+import type { JobRunRepository } from '../repositories/job-run-repository.ts';
 
 export type CaptureOutcome =
   | { outcome: 'captured'; image: Image }

@@ -1,6 +1,6 @@
 import { PULLED_SOURCE_KINDS } from '@lakecams/contracts';
 import type { CameraRow } from '../database.ts';
-import type { CameraSources } from '../plugins/app/camera-sources.ts';
+import type { CameraSources } from '../repositories/camera-source-repository.ts';
 import { CameraFetchError, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
 import { grabStreamFrame } from './stream-frame.ts';
 

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from '@lakecams/service-kit';
 import type { CameraRow } from '../database.ts';
-import type { CaptureRepository } from '../plugins/app/capture-repository.ts';
+import type { CaptureRepository } from '../repositories/capture-repository.ts';
 
 import { SILENT_INTERVALS } from '../health/health-state.ts';
 

@@ -32,7 +32,7 @@ export const isoDayOf = (at: Date) => {
   return `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 };
 
-/** What serving a camera's pictures needs, kept in memory while nothing changed (plugins/app/delivery-state.ts). */
+/** What serving a camera's pictures needs, kept in memory while nothing changed (delivery/delivery-state.ts). */
 export interface DeliveryState {
   camera: CameraRow;
   latest: { name: string; width: number | null; contentHash: string | null } | undefined;

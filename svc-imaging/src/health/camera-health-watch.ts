@@ -2,7 +2,6 @@ import { CameraHealthChanged } from '@lakecams/contracts/messages';
 import { publishEvent } from '@lakecams/service-kit';
 import { Cron } from 'croner';
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../database.ts';
@@ -125,19 +124,14 @@ export async function checkCameraHealth(db: Kysely<Database>, now: Date): Promis
   return announced;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    cameraHealth: {
-      /** Every camera's health now (or at `now`). */
-      read(now?: Date): Promise<CameraHealthEntry[]>;
-      /** One check of the transitions to mail; resolves how many this replica announced. */
-      check(now?: Date): Promise<number>;
-    };
-  }
+export interface CameraHealthWatch {
+  /** Every camera's health now (or at `now`). */
+  read(now?: Date): Promise<CameraHealthEntry[]>;
+  /** One check of the transitions to mail; resolves how many this replica announced. */
+  check(now?: Date): Promise<number>;
 }
 
 export interface CameraHealthWatchOptions {
-  db: Kysely<Database>;
   /** Check every minute (off in tests that check by hand). */
   schedule?: boolean;
   /** Tell the operator of cameras going offline and back (CAMERA_HEALTH_MAILS, default on). */
@@ -146,25 +140,26 @@ export interface CameraHealthWatchOptions {
 }
 
 /** Camera health for the dashboards, and the check every minute that mails the operator on transitions. */
-export default fp(
-  async (app: FastifyInstance, { db, schedule, mails = true, clock = () => new Date() }: CameraHealthWatchOptions) => {
-    app.decorate('cameraHealth', {
-      read: (now = clock()) => readCamerasHealth(db, now),
-      check: (now = clock()) => checkCameraHealth(db, now),
-    });
-    const job =
-      schedule && mails
-        ? new Cron(
-            '* * * * *',
-            { protect: true, catch: (err) => app.log.warn({ err }, 'camera health check failed') },
-            async () => {
-              await checkCameraHealth(db, clock());
-            },
-          )
-        : null;
-    app.addHook('onClose', async () => {
-      job?.stop();
-    });
-  },
-  { name: 'camera-health-watch' },
-);
+export function createCameraHealthWatch(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  { schedule, mails = true, clock = () => new Date() }: CameraHealthWatchOptions,
+): CameraHealthWatch {
+  const job =
+    schedule && mails
+      ? new Cron(
+          '* * * * *',
+          { protect: true, catch: (err) => app.log.warn({ err }, 'camera health check failed') },
+          async () => {
+            await checkCameraHealth(db, clock());
+          },
+        )
+      : null;
+  app.addHook('onClose', async () => {
+    job?.stop();
+  });
+  return {
+    read: (now = clock()) => readCamerasHealth(db, now),
+    check: (now = clock()) => checkCameraHealth(db, now),
+  };
+}

@@ -2,9 +2,9 @@ import { imageNameOf, QUALITIES, type Quality } from '@lakecams/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import type { CameraRow, TimelapseLevel } from '../database.ts';
-import type { CaptureRepository } from '../plugins/app/capture-repository.ts';
+import type { CaptureRepository } from '../repositories/capture-repository.ts';
 import type { ImageStore } from '../capture/image-store.ts';
-import type { TimelapseKey, TimelapseRepository } from '../plugins/app/timelapse-repository.ts';
+import type { TimelapseKey, TimelapseRepository } from '../repositories/timelapse-repository.ts';
 import { QUALITY_WIDTHS } from '../capture/quality.ts';
 import { clipSize, encodeTimelapse } from './encoder.ts';
 

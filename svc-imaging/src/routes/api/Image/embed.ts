@@ -3,6 +3,7 @@ import { cameraPath, isValidCameraName, QUALITIES, SITE_NAME } from '@lakecams/c
 import { ErrorSchema, errorBody } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { ImagingComposition } from '../../../composition.ts';
 import { embedPassPage, signEmbedPass } from '../../../delivery/embed-pass.ts';
 import { isoDayOf } from '../../../delivery/picture-delivery.ts';
 import { resolveImageQuality } from '../../../delivery/quality-resolution.ts';
@@ -15,22 +16,17 @@ const VIEW_DAYS = 30;
 const escapeHtml = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
-export interface EmbedRouteOptions {
-  /** Signs the framed player's page (the picture links' secret). */
-  secret: string;
-  /** An Admin acting as itself, or the page's owner. */
-  maySeePage(request: FastifyRequest, page: string): Promise<boolean>;
-}
-
 /**
  * The embedded player's side in svc-imaging (docs/decisions.md, "The embedded player's two forms", "Counting
  * embed views"): the `<iframe>` form's document, the player's beacon (which level the page gets, counted for a
  * booked page) and the views a page's owner reads on camera setup.
  */
-const embedRoutes: FastifyPluginAsyncTypebox<EmbedRouteOptions> = async (app, options) => {
+const embedRoutes: FastifyPluginAsyncTypebox<
+  Pick<ImagingComposition, 'linkSecret' | 'maySeePage' | 'deliveryStates' | 'embedViews'>
+> = async (app, { linkSecret, maySeePage, deliveryStates, embedViews }) => {
   /** The page a request stands for: a framed player's pass, else its `Referer`. */
   const pageOf = (request: FastifyRequest, pass: string | undefined) =>
-    (pass === undefined ? null : embedPassPage(options.secret, pass)) ?? request.headers.referer ?? null;
+    (pass === undefined ? null : embedPassPage(linkSecret, pass)) ?? request.headers.referer ?? null;
 
   app.get(
     '/api/Image/Embed/camera/:camera',
@@ -60,17 +56,17 @@ const embedRoutes: FastifyPluginAsyncTypebox<EmbedRouteOptions> = async (app, op
       const { page: preview, controls, lang } = request.query;
       if (preview !== undefined) {
         if (!request.principal) return reply.code(401).send(errorBody(401, "Sign in to preview a page's player"));
-        if (!(await options.maySeePage(request, preview)))
+        if (!(await maySeePage(request, preview)))
           return reply.code(403).send(errorBody(403, 'You can preview only your own pages'));
       }
-      if (!(await app.deliveryState(camera))) return reply.code(404).send(errorBody(404, `Unknown camera ${camera}`));
+      if (!(await deliveryStates.of(camera))) return reply.code(404).send(errorBody(404, `Unknown camera ${camera}`));
       const page = preview ?? request.headers.referer ?? null;
       const attributes = [
         `camera="${escapeHtml(camera)}"`,
         'size="fill"',
         ...(controls === '0' ? ['controls="none"'] : []),
         ...(lang ? [`lang="${lang}"`] : []),
-        ...(page ? [`pass="${signEmbedPass(options.secret, page)}"`] : []),
+        ...(page ? [`pass="${signEmbedPass(linkSecret, page)}"`] : []),
       ];
       const html = `<!doctype html><html lang="${lang ?? 'de'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Webcam ${escapeHtml(camera)} – ${SITE_NAME}</title><style>html,body{margin:0;height:100%;background:#0b1d2a}</style><script type="module" src="${EMBED_SCRIPT_PATH}"></script></head><body><seecam-player ${attributes.join(' ')}></seecam-player></body></html>`;
       return reply
@@ -112,7 +108,7 @@ const embedRoutes: FastifyPluginAsyncTypebox<EmbedRouteOptions> = async (app, op
       // Any page may ask; it learns only its own level (what its pictures show anyway).
       reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
       if (!isValidCameraName(camera)) return reply.code(400).send(errorBody(400, 'Not a valid camera name'));
-      const state = await app.deliveryState(camera);
+      const state = await deliveryStates.of(camera);
       if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${camera}`));
       const today = isoDayOf(new Date());
       // As the page's visitors get it: the player asks without cookies.
@@ -123,14 +119,14 @@ const embedRoutes: FastifyPluginAsyncTypebox<EmbedRouteOptions> = async (app, op
         today,
       });
       const page = pageOf(request, request.query.pass);
-      if (resolved.booking) await app.embedViews.count(state.camera.webcamId, resolved.booking.url, today);
+      if (resolved.booking) await embedViews.count(state.camera.webcamId, resolved.booking.url, today);
       return {
         camera: state.camera.name,
         quality: resolved.quality,
         booked: resolved.booking !== null,
         cameraPage: cameraPath(state.camera.name),
         // A <video> sends the page's origin only; the pass names the page as this request did.
-        ...(resolved.booking && page ? { pass: signEmbedPass(options.secret, page) } : {}),
+        ...(resolved.booking && page ? { pass: signEmbedPass(linkSecret, page) } : {}),
       };
     },
   );
@@ -162,13 +158,13 @@ const embedRoutes: FastifyPluginAsyncTypebox<EmbedRouteOptions> = async (app, op
     },
     async (request, reply) => {
       const { camera, page } = request.query;
-      if (!(await options.maySeePage(request, page)))
+      if (!(await maySeePage(request, page)))
         return reply.code(403).send(errorBody(403, 'You can see the views of your own pages only'));
       if (!isValidCameraName(camera)) return reply.code(400).send(errorBody(400, 'Not a valid camera name'));
-      const state = await app.deliveryState(camera);
+      const state = await deliveryStates.of(camera);
       if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${camera}`));
       const from = isoDayOf(new Date(Date.now() - (VIEW_DAYS - 1) * 86_400_000));
-      return { camera, page, days: await app.embedViews.perDay(state.camera.webcamId, page, from) };
+      return { camera, page, days: await embedViews.perDay(state.camera.webcamId, page, from) };
     },
   );
 };

@@ -4,6 +4,7 @@ import { isValidCameraName } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, httpError } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { ImagingComposition } from '../../../composition.ts';
 import { nowOf } from '../../../capture/capture-tick.ts';
 import { ingestPicture } from '../../../capture/picture-ingest.ts';
 
@@ -26,7 +27,9 @@ export function pushSecretOf(authorization: string | undefined, camera: string):
  * Cameras and scripts that speak HTTP push their pictures here (PUT or POST, the picture as the body or the
  * multipart field `file`), authenticated by the camera's own secret, never by a cookie; each is a capture.
  */
-const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const pushRoutes: FastifyPluginAsyncTypebox<
+  Pick<ImagingComposition, 'cameraDirectory' | 'cameraSources' | 'capture'>
+> = async (app, { cameraDirectory, cameraSources, capture }) => {
   await app.register(multipart, { limits: { fileSize: PUSH_BYTES, files: 1, fields: 5 } });
   app.addContentTypeParser(PICTURE_TYPES, { parseAs: 'buffer', bodyLimit: PUSH_BYTES }, (_request, body, done) =>
     done(null, body),
@@ -54,10 +57,10 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply: import('fastify').FastifyReply,
   ) => {
     const name = request.params.file.endsWith('.jpg') ? request.params.file.slice(0, -4) : '';
-    const camera = isValidCameraName(name) ? await app.cameraDirectory.byName(name) : undefined;
+    const camera = isValidCameraName(name) ? await cameraDirectory.byName(name) : undefined;
     if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.params.file}`));
     const secret = pushSecretOf(request.headers.authorization, camera.name);
-    if (!secret || !(await app.cameraSources.acceptsPush(camera.webcamId, secret))) {
+    if (!secret || !(await cameraSources.acceptsPush(camera.webcamId, secret))) {
       request.log.warn(
         { camera: camera.name, reason: secret ? 'wrong secret or not a push camera' : 'no secret' },
         'picture push refused',
@@ -74,7 +77,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     if (!bytes?.length)
       return reply.code(400).send(errorBody(400, 'Send the picture as the body (image/jpeg) or in the field "file"'));
-    const result = await ingestPicture(app.captureContext, camera, bytes, nowOf(app.captureContext));
+    const result = await ingestPicture(capture.context, camera, bytes, nowOf(capture.context));
     if (result.outcome === 'refused') {
       request.log.warn({ camera: camera.name, reason: result.message }, 'picture push refused');
       return reply.code(result.status).send(errorBody(result.status, result.message));
@@ -82,7 +85,7 @@ const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (result.outcome === 'skipped')
       return reply.code(409).send(errorBody(409, 'A capture of this minute is running, please retry shortly'));
     if (result.outcome === 'failed') return reply.code(400).send(errorBody(400, result.error));
-    await app.cameraSources.recordUpload(camera.webcamId, result.image.name, 'push');
+    await cameraSources.recordUpload(camera.webcamId, result.image.name, 'push');
     return reply.code(201).send({ name: result.image.name });
   };
 

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CAMERA_LOGIN_RULES, CAMERA_SOURCE_KINDS, HTTP_URL_PATTERN, STREAM_TRANSPORTS } from '@lakecams/contracts';
 import { ADMIN_ROLE, ErrorSchema, errorBody, Id, validateWith } from '@lakecams/service-kit';
 import { Type } from 'typebox';
+import type { ImagingComposition } from '../../../composition.ts';
 import { DEFAULT_FETCH_LIMITS, fetchCameraImage } from '../../../capture/camera-fetch.ts';
 import { testConnection } from '../../../capture/connection-test.ts';
 import { grabStreamFrame } from '../../../capture/stream-frame.ts';
-import { NoSecretKeyError } from '../../../plugins/app/camera-sources.ts';
+import { NoSecretKeyError } from '../../../repositories/camera-source-repository.ts';
 
 const WebcamIdQuery = Type.Object({ webcamId: Id() });
 const refusals = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema } as const;
@@ -50,9 +51,12 @@ const CameraSourceSchema = Type.Object({
 const SOURCE_URL_PATTERN = '^(https?|rtsps?)://[^\\s/$.?#][^\\s]*$';
 
 /** How a camera's pictures arrive, its login and push accounts, and "Verbindung testen" (Admin). */
-const sourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const sourceRoutes: FastifyPluginAsyncTypebox<Pick<ImagingComposition, 'cameraDirectory' | 'cameraSources'>> = async (
+  app,
+  { cameraDirectory, cameraSources },
+) => {
   const admin = app.requireRole(ADMIN_ROLE);
-  const cameraOr404 = async (webcamId: number) => app.cameraDirectory.byId(webcamId);
+  const cameraOr404 = async (webcamId: number) => cameraDirectory.byId(webcamId);
 
   app.get(
     '/api/Image/Source',
@@ -67,7 +71,7 @@ const sourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const camera = await cameraOr404(request.query.webcamId);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
-      return app.cameraSources.view(await app.cameraSources.of(camera.webcamId), camera);
+      return cameraSources.view(await cameraSources.of(camera.webcamId), camera);
     },
   );
 
@@ -90,8 +94,8 @@ const sourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const camera = await cameraOr404(request.query.webcamId);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
       try {
-        const row = await app.cameraSources.update(camera.webcamId, request.body);
-        return app.cameraSources.view(row, camera);
+        const row = await cameraSources.update(camera.webcamId, request.body);
+        return cameraSources.view(row, camera);
       } catch (error) {
         if (error instanceof NoSecretKeyError) return reply.code(400).send(errorBody(400, error.message));
         throw error;
@@ -113,7 +117,7 @@ const sourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const camera = await cameraOr404(request.query.webcamId);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
       reply.header('cache-control', 'no-store');
-      return app.cameraSources.rotateFtpPassword(camera.webcamId, camera.name);
+      return cameraSources.rotateFtpPassword(camera.webcamId, camera.name);
     },
   );
 
@@ -131,8 +135,8 @@ const sourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const camera = await cameraOr404(request.query.webcamId);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
       reply.header('cache-control', 'no-store');
-      const secret = await app.cameraSources.rotatePushSecret(camera.webcamId);
-      return { path: app.cameraSources.view(await app.cameraSources.of(camera.webcamId), camera).push.path, secret };
+      const secret = await cameraSources.rotatePushSecret(camera.webcamId);
+      return { path: cameraSources.view(await cameraSources.of(camera.webcamId), camera).push.path, secret };
     },
   );
 
@@ -174,10 +178,10 @@ const sourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A password left out is the stored one, so the admin can test without typing it again.
       let login = username ? { username, password: password ?? '' } : undefined;
       if (username && password === undefined && request.query.webcamId !== undefined) {
-        const row = await app.cameraSources.of(request.query.webcamId);
-        let stored: ReturnType<typeof app.cameraSources.login>;
+        const row = await cameraSources.of(request.query.webcamId);
+        let stored: ReturnType<typeof cameraSources.login>;
         try {
-          stored = app.cameraSources.login(row);
+          stored = cameraSources.login(row);
         } catch (error) {
           if (error instanceof NoSecretKeyError) return reply.code(400).send(errorBody(400, error.message));
           throw error;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isValidCameraName } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, mediaResponse, replyNotModified } from '@lakecams/service-kit';
 import { Type } from 'typebox';
+import type { ImagingComposition } from '../../../composition.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { callerQuality } from '../../../delivery/caller-quality.ts';
 import { embedPassPage } from '../../../delivery/embed-pass.ts';
@@ -9,7 +10,9 @@ import { byteRangeOf, clipDayOf } from '../../../delivery/timelapse-request.ts';
 import { dayOf, isDayFinished, timelapseLevelFor } from '../../../timelapse/timelapse-maker.ts';
 
 /** A day's time-lapse clip (H.264 MP4) at the caller's quality, at most MEDIUM (1280 px). */
-const timelapseRoutes: FastifyPluginAsyncTypebox<{ passSecret?: string }> = async (app, options) => {
+const timelapseRoutes: FastifyPluginAsyncTypebox<
+  Pick<ImagingComposition, 'linkSecret' | 'deliveryStates' | 'timelapses'>
+> = async (app, { linkSecret, deliveryStates, timelapses }) => {
   app.get(
     '/api/Image/Timelapse/camera/:camera/:file',
     {
@@ -42,12 +45,12 @@ const timelapseRoutes: FastifyPluginAsyncTypebox<{ passSecret?: string }> = asyn
       const canonical = `/api/Image/Timelapse/camera/${cameraName}/${file}`;
       const spelling = otherSpelling(request.url, pass === undefined ? canonical : `${canonical}?pass=${pass}`);
       if (spelling) return reply.code(spelling.status).send(errorBody(spelling.status, spelling.message));
-      const state = await app.deliveryState(cameraName);
+      const state = await deliveryStates.of(cameraName);
       if (!state) return reply.code(404).send(errorBody(404, `Unknown camera ${cameraName}`));
-      const page = options.passSecret ? embedPassPage(options.passSecret, pass) : null;
+      const page = embedPassPage(linkSecret, pass);
       const { quality, personal } = callerQuality(request, state.access, page);
       const level = timelapseLevelFor(quality);
-      const clip = await app.timelapses.clip(state.camera, parsed.day, level);
+      const clip = await timelapses.clip(state.camera, parsed.day, level);
       if (clip.status === 'no pictures')
         return reply.code(404).send(errorBody(404, `No pictures of ${cameraName} on ${file.slice(0, 10)}`));
       if (clip.status !== 'ready')

@@ -3,6 +3,7 @@ import { isValidCameraName, QUALITIES } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, mediaResponse } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { ImagingComposition } from '../../../composition.ts';
 import { zoomLevelRefusal } from '../../../delivery/zoom-access.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { publicLifetime } from '../../../delivery/picture-links.ts';
@@ -21,8 +22,10 @@ const refusals = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: Er
 type Level = (typeof QUALITIES)[number];
 
 /** Deep-zoom descriptor and tiles of one picture, at a level the caller is entitled to (Deep Zoom layout). */
-const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const zoomTiles = app.captureContext.zoomTiles;
+const zoomRoutes: FastifyPluginAsyncTypebox<
+  Pick<ImagingComposition, 'capture' | 'captures' | 'deliveryStates'>
+> = async (app, { capture: pipeline, captures, deliveryStates }) => {
+  const zoomTiles = pipeline.context.zoomTiles;
   if (!zoomTiles) throw new Error('svc-imaging needs a folder for deep-zoom tiles');
   const tiles = zoomTiles;
 
@@ -41,9 +44,9 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const level = (request.query as { level: Level }).level;
     const spelling = otherSpelling(request.url, zoomAddress({ camera: cameraName, moment, level }, tile));
     if (spelling) return refuse(spelling.status, spelling.message);
-    const state = await app.deliveryState(cameraName);
+    const state = await deliveryStates.of(cameraName);
     if (!state) return refuse(404, `Unknown camera ${cameraName}`);
-    const capture = await app.captures.named(state.camera.webcamId, moment);
+    const capture = await captures.named(state.camera.webcamId, moment);
     if (!capture) return refuse(404, `No image ${moment} of ${cameraName}`);
     const referer = request.headers.referer ?? null;
     const { quality } = resolveImageQuality(state.access, {
@@ -56,7 +59,7 @@ const zoomRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (refusal) return refuse(refusal.status, refusal.message);
     const zoom = await tiles.tilesOf(
       { camera: state.camera.name, imageName: moment, quality: level, version: capture.contentHash ?? '0' },
-      () => app.imageStore.read(state.camera.name, moment, level),
+      () => pipeline.store.read(state.camera.name, moment, level),
     );
     if (!zoom) return refuse(404, `Image ${moment} of ${cameraName} is no longer stored`);
     // Like a named picture: it never changes, but who asks decides whether it may be had, and a level above

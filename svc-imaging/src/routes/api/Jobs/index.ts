@@ -10,6 +10,7 @@ import {
 } from '@lakecams/service-kit';
 import { Cron } from 'croner';
 import { type TSchema, Type } from 'typebox';
+import type { ImagingComposition } from '../../../composition.ts';
 import { captureTick, nowOf } from '../../../capture/capture-tick.ts';
 import { cronPatternFor } from '../../../capture/scheduler.ts';
 import type { Health } from '../../../health/health-state.ts';
@@ -112,7 +113,9 @@ const CaptureResult = Type.Union([
 ]);
 
 /** The job dashboard's data and actions: schedules, last runs, failures, pruning; retry now, pause, resume (Admin). */
-const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const jobRoutes: FastifyPluginAsyncTypebox<
+  Pick<ImagingComposition, 'cameraDirectory' | 'cameraHealth' | 'captures' | 'jobRuns' | 'capture'>
+> = async (app, { cameraDirectory, cameraHealth, captures, jobRuns, capture }) => {
   const admin = app.requireRole(ADMIN_ROLE);
 
   /** The dashboard's frame document and its loader script: files for the admin's browser, never cached. */
@@ -149,16 +152,16 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (_request, reply) => {
       const [cameras, healths, lastRuns, failures, prunes] = await Promise.all([
-        app.cameraDirectory.list(),
-        app.cameraHealth.read(),
-        app.captures.lastRuns(),
-        app.captures.recentFailures(20),
-        app.jobRuns.latest('prune', 5),
+        cameraDirectory.list(),
+        cameraHealth.read(),
+        captures.lastRuns(),
+        captures.recentFailures(20),
+        jobRuns.latest('prune', 5),
       ]);
       const healthOf = new Map(healths.map((camera) => [camera.webcamId, camera.health]));
       return reply.header('cache-control', 'no-store').send({
         generatedAt: new Date().toISOString(),
-        replica: app.captureContext.replicaId,
+        replica: capture.context.replicaId,
         cameras: await Promise.all(
           cameras.map(async (camera) => {
             const lastRun = lastRuns.get(camera.webcamId);
@@ -191,7 +194,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (_request, reply) => {
-      const cameras = await app.cameraHealth.read();
+      const cameras = await cameraHealth.read();
       return reply
         .header('cache-control', 'no-store')
         .send(cameras.map((camera) => ({ ...camera, health: healthBody(camera.health) })));
@@ -210,13 +213,13 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const camera = await app.cameraDirectory.byId(request.query.webcamId);
+      const camera = await cameraDirectory.byId(request.query.webcamId);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
-      const tick = new Date(nowOf(app.captureContext));
+      const tick = new Date(nowOf(capture.context));
       tick.setSeconds(0, 0);
       // A failed attempt of this minute is replaced by the next attempt.
-      const attempt = (await app.captures.dropFailedAttempt(camera.webcamId, tick)) + 1;
-      const result = await captureTick(app.captureContext, camera, tick, attempt);
+      const attempt = (await captures.dropFailedAttempt(camera.webcamId, tick)) + 1;
+      const result = await captureTick(capture.context, camera, tick, attempt);
       if (result.outcome === 'skipped')
         return reply.code(409).send(errorBody(409, 'This camera was captured this minute already'));
       return result;
@@ -239,7 +242,7 @@ const jobRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request, reply) => {
-        if (!(await app.cameraDirectory.setPaused(request.query.webcamId, paused)))
+        if (!(await cameraDirectory.setPaused(request.query.webcamId, paused)))
           return reply.code(404).send(errorBody(404, `Unknown camera ${request.query.webcamId}`));
         return replyTrue(reply);
       },

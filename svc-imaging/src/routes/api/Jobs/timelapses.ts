@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ADMIN_ROLE, ErrorSchema } from '@lakecams/service-kit';
 import { Type } from 'typebox';
+import type { ImagingComposition } from '../../../composition.ts';
 
 const TimelapseJob = Type.Object({
   camera: Type.String(),
@@ -17,7 +18,10 @@ const TimelapseJob = Type.Object({
 });
 
 /** The job dashboard's time-lapse section: the latest clips made, running ones with their progress (Admin). */
-const timelapseDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const timelapseDashboardRoutes: FastifyPluginAsyncTypebox<Pick<ImagingComposition, 'timelapseRepository'>> = async (
+  app,
+  { timelapseRepository },
+) => {
   app.get(
     '/api/Jobs/timelapses',
     {
@@ -29,7 +33,7 @@ const timelapseDashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (_request, reply) => {
-      const jobs = await app.timelapseRepository.recent(30);
+      const jobs = await timelapseRepository.recent(30);
       return reply.header('cache-control', 'no-store').send(
         jobs.map(({ framesDone, frames, startedAt, finishedAt: _, ...job }) => ({
           ...job,

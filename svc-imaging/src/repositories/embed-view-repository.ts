@@ -1,7 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../database.ts';
+import type { Database } from '../database.ts';
 
 /** The `embed_views` table: a booked page's player views per camera and day, a number and nothing else. */
 export function createEmbedViewRepository(db: Kysely<Database>) {
@@ -30,16 +28,3 @@ export function createEmbedViewRepository(db: Kysely<Database>) {
 }
 
 export type EmbedViewRepository = ReturnType<typeof createEmbedViewRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    embedViews: EmbedViewRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('embedViews', createEmbedViewRepository(db));
-  },
-  { name: 'embed-view-repository' },
-);

@@ -1,14 +1,13 @@
 import type { CameraUpserted, PayloadOf } from '@lakecams/contracts/messages';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { CameraRow, Database } from '../../database.ts';
+import type { CameraRow, Database } from '../database.ts';
 
 /** A camera as svc-webcam announces it, and for new demo cameras their first position. */
 export type CameraEvent = PayloadOf<typeof CameraUpserted>;
 export type CameraChange = { camera: CameraRow; deleted: boolean };
 
-export function createCameraDirectory(db: Kysely<Database>) {
+/** The `cameras` table: the cameras as svc-webcam announces them (messaging.ts applies the changes). */
+export function createCameraDirectoryRepository(db: Kysely<Database>) {
   return {
     async upsert(event: CameraEvent): Promise<CameraRow> {
       const row = { webcamId: event.id, name: event.name, pattern: event.pattern, intervalMin: event.intervalMin };
@@ -48,31 +47,4 @@ export function createCameraDirectory(db: Kysely<Database>) {
   };
 }
 
-export type CameraDirectory = ReturnType<typeof createCameraDirectory>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    cameraDirectory: CameraDirectory;
-    /** Told about every camera change applied from the bus (the scheduler follows it). */
-    onCameraChange(listener: (change: CameraChange) => Promise<void> | void): void;
-    /** A replica applied a camera change (heard on the bus): tell this replica's listeners. */
-    cameraChanged(change: CameraChange): Promise<void>;
-  }
-}
-
-/** The cameras as svc-webcam announces them (messaging.ts applies the changes). */
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    const listeners: ((change: CameraChange) => Promise<void> | void)[] = [];
-    app.decorate('cameraDirectory', createCameraDirectory(db));
-    app.decorate('onCameraChange', (listener) => {
-      listeners.push(listener);
-    });
-    app.decorate('cameraChanged', async (change: CameraChange) => {
-      for (const listener of listeners) {
-        await Promise.resolve(listener(change)).catch((err) => app.log.warn({ err }, 'camera listener failed'));
-      }
-    });
-  },
-  { name: 'camera-directory' },
-);
+export type CameraDirectory = ReturnType<typeof createCameraDirectoryRepository>;

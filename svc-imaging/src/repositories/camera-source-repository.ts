@@ -1,23 +1,14 @@
 import { CAMERA_PUSH_PATH_PREFIX, type CameraSource, type CameraSourceUpdate } from '@lakecams/contracts';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { CameraLogin } from '../../capture/camera-login.ts';
+import type { CameraLogin } from '../capture/camera-login.ts';
 import {
   createSecretBox,
   hashCameraSecret,
   matchesCameraSecret,
   newCameraSecret,
   type SecretBox,
-} from '../../capture/camera-secrets.ts';
-import type { CameraRow, CameraSourceRow, Database } from '../../database.ts';
-import type { ImagingOptions } from '../../options.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    cameraSources: CameraSources;
-  }
-}
+} from '../capture/camera-secrets.ts';
+import type { CameraRow, CameraSourceRow, Database } from '../database.ts';
 
 /** The FTP ingest's control port when FTP_PORT is not set (unprivileged: no root needed). */
 export const DEFAULT_FTP_PORT = 2121;
@@ -47,7 +38,8 @@ const DEFAULT_SOURCE = (webcamId: number): CameraSourceRow => ({
   updatedAt: new Date(0),
 });
 
-export function createCameraSources(db: Kysely<Database>, secretKey: string | undefined, ftp: FtpEndpoint) {
+/** The `camera_sources` table: how each camera delivers its pictures, its logins sealed or hashed. */
+export function createCameraSourceRepository(db: Kysely<Database>, secretKey: string | undefined, ftp: FtpEndpoint) {
   const box: SecretBox | null = secretKey ? createSecretBox(secretKey) : null;
 
   async function of(webcamId: number): Promise<CameraSourceRow> {
@@ -141,18 +133,4 @@ export function createCameraSources(db: Kysely<Database>, secretKey: string | un
     return box.seal(password);
   }
 }
-export type CameraSources = ReturnType<typeof createCameraSources>;
-
-export default fp(
-  async (app: FastifyInstance, { db, options }: { db: Kysely<Database>; options: ImagingOptions }) => {
-    app.decorate(
-      'cameraSources',
-      createCameraSources(db, options.cameraSecretKey, {
-        host: options.ftp?.publicHost ?? null,
-        port: options.ftp?.port ?? DEFAULT_FTP_PORT,
-        tls: options.ftp?.tls !== undefined,
-      }),
-    );
-  },
-  { name: 'camera-sources' },
-);
+export type CameraSources = ReturnType<typeof createCameraSourceRepository>;

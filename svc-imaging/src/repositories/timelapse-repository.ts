@@ -1,7 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Database, TimelapseLevel } from '../../database.ts';
+import type { Database, TimelapseLevel } from '../database.ts';
 
 export interface TimelapseKey {
   webcamId: number;
@@ -160,16 +158,3 @@ export function createTimelapseRepository(db: Kysely<Database>) {
 }
 
 export type TimelapseRepository = ReturnType<typeof createTimelapseRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    timelapseRepository: TimelapseRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('timelapseRepository', createTimelapseRepository(db));
-  },
-  { name: 'timelapse-repository' },
-);

@@ -1,7 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
+import type { Database } from '../database.ts';
 
 /** The `best_of_choices` table: an admin's best picture of a camera's day, which the archive keeps forever. */
 export function createBestOfChoiceRepository(db: Kysely<Database>) {
@@ -31,16 +29,3 @@ export function createBestOfChoiceRepository(db: Kysely<Database>) {
 }
 
 export type BestOfChoiceRepository = ReturnType<typeof createBestOfChoiceRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    bestOfChoices: BestOfChoiceRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('bestOfChoices', createBestOfChoiceRepository(db));
-  },
-  { name: 'best-of-choice-repository' },
-);

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../database.ts';
-import { withoutUrlLogins } from '../../capture/camera-login.ts';
+import type { Database } from '../database.ts';
+import { withoutUrlLogins } from '../capture/camera-login.ts';
 
 /** The `job_runs` table: daily jobs (pruning) claimed by one replica per day, with their outcome. */
 export function createJobRunRepository(db: Kysely<Database>) {
@@ -37,16 +35,3 @@ export function createJobRunRepository(db: Kysely<Database>) {
 }
 
 export type JobRunRepository = ReturnType<typeof createJobRunRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    jobRuns: JobRunRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('jobRuns', createJobRunRepository(db));
-  },
-  { name: 'job-run-repository' },
-);

@@ -1,11 +1,9 @@
 import type { Image } from '@lakecams/contracts';
 import { CaptureFailed, ImageCaptured, ImagesThinned, type PayloadOf } from '@lakecams/contracts/messages';
 import { publishEvent } from '@lakecams/service-kit';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { CameraRow, Database } from '../../database.ts';
-import { withoutUrlLogins } from '../../capture/camera-login.ts';
+import type { CameraRow, Database } from '../database.ts';
+import { withoutUrlLogins } from '../capture/camera-login.ts';
 
 /** One replica's claim on a camera's tick (`name` is the tick as `yyyyMMddHHmm`). */
 export interface CaptureClaim {
@@ -333,16 +331,3 @@ export function createCaptureRepository(db: Kysely<Database>) {
 }
 
 export type CaptureRepository = ReturnType<typeof createCaptureRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    captures: CaptureRepository;
-  }
-}
-
-export default fp(
-  async (app: FastifyInstance, { db }: { db: Kysely<Database> }) => {
-    app.decorate('captures', createCaptureRepository(db));
-  },
-  { name: 'capture-repository' },
-);
