@@ -25,11 +25,13 @@ const PAGES: Readonly<Record<RoutesOf<'mf_account'>, ComponentType>> = {
   contact: ContactPage,
 };
 
+const ROUTES = routesOf('mf_account');
+
 /** The mf_account routes of PAGE_ROUTES (libs/contracts); the shell mounts this app only on them. */
 export function AccountRoutes() {
   return (
     <Routes>
-      {routesOf('mf_account').map((route) => {
+      {ROUTES.map((route) => {
         const Page = PAGES[route];
         return <Route key={route} path={route} element={<Page />} />;
       })}

@@ -18,11 +18,13 @@ const PAGES: Readonly<Record<RoutesOf<'mf_admin'>, ComponentType>> = {
   impersonate: ImpersonatePage,
 };
 
+const ROUTES = routesOf('mf_admin');
+
 /** The mf_admin routes of PAGE_ROUTES (libs/contracts); the shell mounts this app only on them. */
 export function AdminRoutes() {
   return (
     <Routes>
-      {routesOf('mf_admin').map((route) => {
+      {ROUTES.map((route) => {
         const Page = PAGES[route];
         return <Route key={route} path={route} element={<Page />} />;
       })}

@@ -103,7 +103,7 @@ function problemsOf(app: string, files: ReadonlyMap<string, string> = sources(ap
       for (const line of linesMatching(text, PICTURE_ADDRESS))
         problems.push(`${file}: a picture address outside ${PICTURE_MODULE}: ${line}`);
     }
-    for (const line of linesMatching(text, /<Route\b[^>]*\b(?:index\b|path="(?!\*")|path=\{'(?!\*'))/))
+    for (const line of linesMatching(text, /<Route\b[^>]*\b(?:index(?=[\s/>])|path="(?!\*")|path=\{'(?!\*'))/))
       problems.push(`${file}: a route written out instead of taken from PAGE_ROUTES with routesOf: ${line}`);
   }
   return problems;
@@ -138,6 +138,8 @@ describe('one shape for every front end', () => {
           "import { x } from '../api/x.ts'; <img src={'/pictures/' + name} />",
           '<Route path="jobs" element={<Jobs />} />',
           '<Route path="*" element={null} />',
+          '<Route index element={<Home />} />',
+          "<Route key={route} index={route === ''} path={route} element={<Page />} />",
         ].join('\n'),
       }).map(([file, text]) => [file, withoutComments(text)]),
     );
@@ -146,6 +148,7 @@ describe('one shape for every front end', () => {
       "src/pages/page.tsx: an /api/ path outside src/api/: const url = 'https://example.org/x'; const b = `/api/Jobs/` + x;",
       "src/pages/page.tsx: a picture address outside src/api/picture-urls.ts: import { x } from '../api/x.ts'; <img src={'/pictures/' + name} />",
       'src/pages/page.tsx: a route written out instead of taken from PAGE_ROUTES with routesOf: <Route path="jobs" element={<Jobs />} />',
+      'src/pages/page.tsx: a route written out instead of taken from PAGE_ROUTES with routesOf: <Route index element={<Home />} />',
     ]);
   });
 });
