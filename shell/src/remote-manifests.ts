@@ -1,6 +1,6 @@
 import { PAGE_DATA_IDS, REMOTES, type RemoteName } from '@lakecams/contracts';
 import { takePageData } from '@lakecams/ui-kit/page-data';
-import { preloadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { getInstance, preloadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import { type RemoteOverrides, usableOverrides } from './remote-overrides.ts';
 import { matchRoute } from './routes.ts';
 
@@ -61,6 +61,12 @@ export function registerRemotesOnce(overrides: RemoteOverrides = {}): Promise<Re
   ]).then(([published, dev]) => {
     const urls: RemoteManifestUrls = { ...published, ...dev };
     const remotes = Object.entries(urls).map(([name, entry]) => ({ name, entry }));
+    // A dev remote's React (a development build, which React Refresh needs) must win the share scope: its entry is
+    // loaded with the others before the shell takes React. Other pages load only the entries of what they show.
+    if (Object.keys(dev).length > 0) {
+      const federation = getInstance();
+      federation?.initOptions({ name: federation.name, remotes: [], shareStrategy: 'version-first' });
+    }
     if (remotes.length > 0) registerRemotes(remotes);
     preloadRemoteOf(window.location.pathname, urls);
     return urls;

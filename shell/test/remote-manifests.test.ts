@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const runtime = vi.hoisted(() => ({
-  registerRemotes: vi.fn(),
-  preloadRemote: vi.fn(async () => {}),
-}));
+const runtime = vi.hoisted(() => {
+  const federation = { name: 'shell', initOptions: vi.fn() };
+  return {
+    federation,
+    getInstance: () => federation,
+    registerRemotes: vi.fn(),
+    preloadRemote: vi.fn(async () => {}),
+  };
+});
 vi.mock('@module-federation/enhanced/runtime', () => runtime);
 
 const REMOTES_JSON = { mf_map: '/remotes/mf-map/mf-manifest.json', mf_admin: '/remotes/mf-admin/mf-manifest.json' };
@@ -86,5 +91,16 @@ describe('registerRemotesOnce with a dev remote', () => {
       { name: 'mf_map', entry: dev },
       { name: 'mf_admin', entry: `${window.location.origin}/remotes/mf-admin/mf-manifest.json` },
     ]);
+    // The dev remote's React wins the share scope: every entry is loaded to compare.
+    expect(runtime.federation.initOptions).toHaveBeenCalledWith(
+      expect.objectContaining({ shareStrategy: 'version-first' }),
+    );
+  });
+
+  it("loads only the entries of what a page shows, without a developer's remote", async () => {
+    runtime.federation.initOptions.mockClear();
+    const { registerRemotesOnce } = await registerAt('/', Response.json(REMOTES_JSON));
+    await registerRemotesOnce();
+    expect(runtime.federation.initOptions).not.toHaveBeenCalled();
   });
 });

@@ -164,6 +164,9 @@ export function createAppConfig(options: AppConfigOptions): Configuration {
       exposes: options.exposes ?? {},
       shared: sharedSingletons(options.appDir, { dev }),
       manifest: true,
+      // A page loads the entries of the remotes it shows, not of all of them to compare versions: the repository
+      // has one version of each shared package (`version-first` fetched three remoteEntry.js files on every page).
+      shareStrategy: 'loaded-first',
       // Types come from the workspace packages; generating them costs seconds per build.
       dts: false,
       // The shell ships the federation runtime once; remotes use it (remoteEntry.js: 33 → 16 KiB gzip).
