@@ -1,5 +1,6 @@
+import { type RoutesOf, routesOf } from '@lakecams/contracts';
 import { lazyPage, type ServerPages } from '@lakecams/ui-kit';
-import { Suspense } from 'react';
+import { type ComponentType, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { HomePage } from './pages/home-page.tsx';
 
@@ -41,17 +42,27 @@ export const SERVER_PAGES: ServerPages = {
   'referes-list': ReferersListPage,
 };
 
-/** The mf_map routes of REMOTES (libs/contracts); the shell mounts this app only on them. */
+/** The page of each mf_map route of PAGE_ROUTES (libs/contracts): the type asks for every route and no other. */
+const PAGES: Readonly<Record<RoutesOf<'mf_map'>, ComponentType>> = {
+  '': HomePage,
+  'webcam/:name': CameraPage,
+  webcams: WebcamsPage,
+  'referes-list': ReferersListPage,
+  datenschutz: PrivacyPage,
+  bestof: BestofPage,
+};
+
+const ROUTES = routesOf('mf_map');
+
+/** The mf_map routes of PAGE_ROUTES (libs/contracts); the shell mounts this app only on them. */
 export function MapRoutes() {
   return (
     <Suspense fallback={null}>
       <Routes>
-        <Route index element={<HomePage />} />
-        <Route path="webcam/:name" element={<CameraPage />} />
-        <Route path="webcams" element={<WebcamsPage />} />
-        <Route path="referes-list" element={<ReferersListPage />} />
-        <Route path="datenschutz" element={<PrivacyPage />} />
-        <Route path="bestof" element={<BestofPage />} />
+        {ROUTES.map((route) => {
+          const Page = PAGES[route];
+          return <Route key={route} index={route === ''} path={route || undefined} element={<Page />} />;
+        })}
       </Routes>
     </Suspense>
   );

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DayTimelapse, timelapseUrl } from '../src/camera/day-timelapse.tsx';
+import { timelapseUrl } from '../src/api/picture-urls.ts';
+import { DayTimelapse } from '../src/camera/day-timelapse.tsx';
 
 const CAMERA = 'Rapperswil Seedamm';
 const CLIP = '/api/Image/Timelapse/camera/Rapperswil%20Seedamm/2026-11-21.mp4';

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ImageHistory } from '../src/camera/image-history.ts';
 import { MALFORMED_NOTE, momentRequest, momentStep, unknownMomentNote } from '../src/camera/moment-link.ts';
 import { MapRoutes } from '../src/map-routes.tsx';
-import { viewerSource, zoomDescriptorUrl } from '../src/viewer/viewer-source.ts';
+import { zoomDescriptorUrl } from '../src/api/picture-urls.ts';
+import { viewerSource } from '../src/viewer/viewer-source.ts';
 import { FakeEventSource, image, stubApi, webcam } from './fixtures.tsx';
 
 const NAME = 'Seedamm';

@@ -13,10 +13,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const FRONT_ENDS = ['shell', 'mf-map', 'mf-account', 'mf-admin'];
 
 /** Front ends not in the shape yet, and why. A front end leaves this list when it has the shape (a test says so). */
-const KNOWN_EXCEPTIONS: Readonly<Record<string, string>> = {
-  'mf-map':
-    'changed by another engineer (issue 27): its /api/ paths sit in 9 files beside the components that call them, picture addresses in image-urls.ts, viewer-source.ts and day-timelapse.tsx, and map-routes.tsx writes its routes out',
-};
+const KNOWN_EXCEPTIONS: Readonly<Record<string, string>> = {};
 
 const API_FOLDER = 'src/api/';
 const PICTURE_MODULE = 'src/api/picture-urls.ts';

@@ -1,8 +1,10 @@
 import { type BestOf, BEST_OF_DAY_PATH, bestOfDayCall, type CameraBestOf } from '@lakecams/contracts';
 import { type ApiClient, apiJson } from '@lakecams/session';
+import { SET_BEST_OF_PATH } from '../api/map-api.ts';
+
+export { SET_BEST_OF_PATH };
 
 export { BEST_OF_DAY_PATH };
-export const SET_BEST_OF_PATH = '/api/Webcam/SetBestOf';
 
 /** `GET /api/Webcam/GetBestOfDay`: the best picture of every camera on a day. */
 export interface BestOfDay {

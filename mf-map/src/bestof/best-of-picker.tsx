@@ -4,7 +4,7 @@ import { ModalDialog } from '@lakecams/ui-kit';
 import { useEffect, useState } from 'react';
 import { fetchImageHistory } from '../camera/image-history.ts';
 import { clockTimeOf, formatDay } from '../cameras/image-time.ts';
-import { imageUrl } from '../cameras/image-urls.ts';
+import { imageUrl } from '../api/picture-urls.ts';
 import { chooseBestOf } from './best-of-api.ts';
 
 /**

@@ -1,14 +1,10 @@
 import { useState } from 'react';
+import { timelapseUrl } from '../api/picture-urls.ts';
 import { formatDay } from '../cameras/image-time.ts';
 import './day-timelapse.css';
 
 /** The clip's frame rate on the server (svc-imaging's encoder): a day at 5-minute pictures plays in 24 s. */
 const CLIP_FPS = 12;
-
-/** A camera's day as a time-lapse clip (`day`: `YYYY-MM-DD`). */
-export function timelapseUrl(camera: string, day: string): string {
-  return `/api/Image/Timelapse/camera/${encodeURIComponent(camera)}/${day}.mp4`;
-}
 
 const TENTHS = new Intl.NumberFormat('de-CH', { maximumFractionDigits: 1 });
 const unit = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;

@@ -1,7 +1,8 @@
 import { apiJson } from '@lakecams/session';
 import { useEffect, useState } from 'react';
+import { IMAGE_DAYS_PATH } from '../api/map-api.ts';
 
-export const IMAGE_DAYS_PATH = '/api/Webcam/GetImageDays';
+export { IMAGE_DAYS_PATH };
 
 /** `GET /api/Webcam/GetImageDays`: the days of a month with pictures, and the camera's first and last day. */
 export interface ImageDays {

@@ -2,9 +2,9 @@ import type { Image, Webcam } from '@lakecams/contracts';
 import { ApiError, apiJson } from '@lakecams/session';
 import { isoDayOf } from '../cameras/image-time.ts';
 import type { LiveImage } from '../live/live-images.ts';
+import { IMAGE_HISTORY_PATH, CAMERAS_PATH } from '../api/map-api.ts';
 
-export const IMAGE_HISTORY_PATH = '/api/Webcam/GetImageHistory';
-export const CAMERAS_PATH = '/api/Webcam/GetCameras';
+export { IMAGE_HISTORY_PATH, CAMERAS_PATH };
 
 /** `GET /api/Webcam/GetImageHistory`: one day's images (oldest first) and the days that have images (newest first). */
 export interface ImageHistory {

@@ -1,7 +1,8 @@
 import type { Image } from '@lakecams/contracts';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { clockTimeOf, formatDay, formatImageTime } from '../cameras/image-time.ts';
-import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
+import { imageUrl } from '../api/picture-urls.ts';
+import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import { PictureAge } from '../cameras/picture-age.tsx';
 import type { ImagePreloader } from './image-preloader.ts';
 import { QualityNote, useNoteExpected, useUpscaled, useViewer } from './quality-note.tsx';

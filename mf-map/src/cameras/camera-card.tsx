@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { cameraPath, type ListedCamera, viewerPath } from './camera-list.ts';
 import { formatImageTime } from './image-time.ts';
-import { cardPictureLoading, imageUrl, PREVIEW_SIZE } from './image-urls.ts';
+import { imageUrl } from '../api/picture-urls.ts';
+import { cardPictureLoading, PREVIEW_SIZE } from './image-urls.ts';
 import { PictureAge } from './picture-age.tsx';
 
 /** A camera's current picture and name, linking to its page; beside it a link to the picture in the viewer. */

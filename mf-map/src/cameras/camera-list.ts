@@ -2,8 +2,9 @@ import { type CameraListItem, cameraPath, type Image, PAGE_DATA_IDS, type Webcam
 import { apiJson } from '@lakecams/session';
 import { forgetPageData, keptPageData } from '@lakecams/ui-kit';
 import { VIEWER_PARAM } from '../camera/moment-link.ts';
+import { CAMERA_LIST_PATH } from '../api/map-api.ts';
 
-export const CAMERA_LIST_PATH = '/api/Webcam/GetImages';
+export { CAMERA_LIST_PATH };
 
 /** A camera the portal shows, with its latest image. */
 export interface ListedCamera {

@@ -2,7 +2,8 @@ import { type KeyboardEvent, type PointerEvent, useCallback, useEffect, useRef, 
 import { fetchImageHistory } from '../camera/image-history.ts';
 import { type CompareLayout, momentRequest } from '../camera/moment-link.ts';
 import { formatDay, formatImageTime, isoDayOf } from '../cameras/image-time.ts';
-import { imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
+import { imageUrl } from '../api/picture-urls.ts';
+import { PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import {
   DIVIDER_START,
   dividerAfterKey,

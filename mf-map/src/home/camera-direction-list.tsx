@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { cameraPath, hasPosition, type ListedCamera, viewerPath } from '../cameras/camera-list.ts';
 import { directionLabel } from '../cameras/compass.ts';
 import { clockTimeOf } from '../cameras/image-time.ts';
-import { imageUrl } from '../cameras/image-urls.ts';
+import { imageUrl } from '../api/picture-urls.ts';
 import { DirectionArrow } from './direction-arrow.tsx';
 
 /** The list tab: where each camera looks, its name and a link to it (docs/product.md §4.1). */

@@ -1,11 +1,13 @@
 import type { Image } from '@lakecams/contracts';
 import { useEffect, useRef } from 'react';
+import { LIVE_EVENTS_PATH } from '../api/map-api.ts';
+
+export { LIVE_EVENTS_PATH };
 
 /**
  * Server-sent events of the gateway: event `image`, data a `LiveImage`; event `removed`, data a `CameraRemoval`
  * (an administrator deleted the camera).
  */
-export const LIVE_EVENTS_PATH = '/api/Events/stream';
 /** Keeps the stream open across a page change inside this app, so navigating does not reconnect. */
 const CLOSE_DELAY_MS = 2_000;
 

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { cameraPath, type ListedCamera, positionedCameras } from '../cameras/camera-list.ts';
 import { directionLabel } from '../cameras/compass.ts';
 import { clockTimeOf } from '../cameras/image-time.ts';
-import { imageUrl } from '../cameras/image-urls.ts';
+import { imageUrl } from '../api/picture-urls.ts';
 import { ClusteredMarkers } from './clustered-markers.tsx';
 import { MAP_VIEW, type MapTiles } from './map-settings.ts';
 import { CenterOnCameras, OffscreenCameras } from './offscreen-cameras.tsx';

@@ -8,7 +8,8 @@ import { createArchiveDays, type DayNeighbours, nearestDay } from '../bestof/bes
 import { BestOfPicker } from '../bestof/best-of-picker.tsx';
 import { cameraPath } from '../cameras/camera-list.ts';
 import { clockTimeOf, formatDay } from '../cameras/image-time.ts';
-import { cardPictureLoading, imageUrl, PREVIEW_SIZE } from '../cameras/image-urls.ts';
+import { imageUrl } from '../api/picture-urls.ts';
+import { cardPictureLoading, PREVIEW_SIZE } from '../cameras/image-urls.ts';
 import '../bestof/best-of.css';
 
 type BestOfState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; result: BestOfDay };

@@ -1,10 +1,5 @@
 import { QUALITIES, type Quality } from '@lakecams/contracts';
-import { imageUrl } from '../cameras/image-urls.ts';
-
-/** `/api/Image/Zoom/camera/{name}/{moment}.dzi?level=`: the level is part of the URL, tiles inherit it. */
-export function zoomDescriptorUrl(camera: string, moment: string, level: Quality): string {
-  return `/api/Image/Zoom/camera/${encodeURIComponent(camera)}/${encodeURIComponent(moment)}.dzi?level=${level}`;
-}
+import { imageUrl, zoomDescriptorUrl } from '../api/picture-urls.ts';
 
 /**
  * `HIGH`: the level from `X-Image-Quality`, as the picture answers it (`HIGH`, where fetch ends up after the
