@@ -19,12 +19,18 @@ import {
   type CameraDirectory,
   createCameraDirectoryRepository,
 } from './repositories/camera-directory-repository.ts';
+import { createCameraHealthRepository } from './repositories/camera-health-repository.ts';
 import {
   type CameraSources,
   createCameraSourceRepository,
   DEFAULT_FTP_PORT,
 } from './repositories/camera-source-repository.ts';
-import { type CaptureRepository, createCaptureRepository } from './repositories/capture-repository.ts';
+import { type CaptureClaimRepository, createCaptureClaimRepository } from './repositories/capture-claim-repository.ts';
+import {
+  type CaptureHistoryRepository,
+  createCaptureHistoryRepository,
+} from './repositories/capture-history-repository.ts';
+import { type CaptureQueryRepository, createCaptureQueryRepository } from './repositories/capture-query-repository.ts';
 import { createEmbedViewRepository, type EmbedViewRepository } from './repositories/embed-view-repository.ts';
 import { createJobRunRepository, type JobRunRepository } from './repositories/job-run-repository.ts';
 import { createLayerRepository, type LayerRepository } from './repositories/layer-repository.ts';
@@ -45,7 +51,12 @@ export interface ImagingComposition {
   cameraDirectory: CameraDirectory;
   cameraSources: CameraSources;
   cameraAccess: CameraAccessRepository;
-  captures: CaptureRepository;
+  /** Claims on cameras' ticks and their outcome. */
+  claims: CaptureClaimRepository;
+  /** The stored captures, read. */
+  captures: CaptureQueryRepository;
+  /** Stored captures changed after the fact: a camera's position, the archive's thinning. */
+  history: CaptureHistoryRepository;
   jobRuns: JobRunRepository;
   bestOfChoices: BestOfChoiceRepository;
   layers: LayerRepository;
@@ -86,19 +97,24 @@ export async function composeImagingService(
   options: ImagingOptions,
   db: Kysely<Database>,
 ): Promise<ImagingComposition> {
-  const cameraDirectory = createCameraDirectoryRepository(db);
-  const cameraSources = createCameraSourceRepository(db, options.cameraSecretKey, {
-    host: options.ftp?.publicHost ?? null,
-    port: options.ftp?.port ?? DEFAULT_FTP_PORT,
-    tls: options.ftp?.tls !== undefined,
-  });
-  const cameraAccess = createCameraAccessRepository(db);
-  const captures = createCaptureRepository(db);
-  const jobRuns = createJobRunRepository(db);
-  const bestOfChoices = createBestOfChoiceRepository(db);
-  const layers = createLayerRepository(db);
-  const timelapseRepository = createTimelapseRepository(db);
-  const embedViews = createEmbedViewRepository(db);
+  const repositories = {
+    cameraDirectory: createCameraDirectoryRepository(db),
+    cameraSources: createCameraSourceRepository(db, options.cameraSecretKey, {
+      host: options.ftp?.publicHost ?? null,
+      port: options.ftp?.port ?? DEFAULT_FTP_PORT,
+      tls: options.ftp?.tls !== undefined,
+    }),
+    cameraAccess: createCameraAccessRepository(db),
+    claims: createCaptureClaimRepository(db),
+    captures: createCaptureQueryRepository(db),
+    history: createCaptureHistoryRepository(db),
+    jobRuns: createJobRunRepository(db),
+    bestOfChoices: createBestOfChoiceRepository(db),
+    layers: createLayerRepository(db),
+    timelapseRepository: createTimelapseRepository(db),
+    embedViews: createEmbedViewRepository(db),
+  };
+  const { cameraDirectory, cameraSources, cameraAccess, captures, layers } = repositories;
 
   const messaging = createImagingMessaging(app);
 
@@ -112,14 +128,7 @@ export async function composeImagingService(
     await deliveryStates.forget(webcamId);
     await messaging.tellReplicasCameraRefreshed(webcamId);
   };
-  const capture = createCapturePipeline(app, options, {
-    cameraDirectory,
-    cameraSources,
-    captures,
-    jobRuns,
-    bestOfChoices,
-    refreshed: cameraRefreshed,
-  });
+  const capture = createCapturePipeline(app, options, { ...repositories, refreshed: cameraRefreshed });
   const pictures = createPictureDelivery({
     deliveryState: (name) => deliveryStates.of(name),
     namedCapture: (webcamId, name) => captures.named(webcamId, name),
@@ -138,7 +147,7 @@ export async function composeImagingService(
     },
   });
   const ftp = createFtpPush(app, options, { cameraSources, cameraDirectory, capture: capture.context });
-  const cameraHealth = createCameraHealthWatch(app, db, {
+  const cameraHealth = createCameraHealthWatch(app, createCameraHealthRepository(db), {
     ...(options.schedule ? { schedule: true } : {}),
     ...(options.healthMails === undefined ? {} : { mails: options.healthMails }),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -146,15 +155,11 @@ export async function composeImagingService(
   const timelapses = createTimelapseJobs(app, options, {
     capture: capture.context,
     cameraDirectory,
-    timelapseRepository,
+    timelapseRepository: repositories.timelapseRepository,
   });
 
   await startImagingMessaging(app, {
-    cameraDirectory,
-    cameraAccess,
-    layers,
-    bestOfChoices,
-    captures,
+    ...repositories,
     forgetDelivery: (webcamId) => deliveryStates.forget(webcamId),
     cameraRefreshed,
     async cameraChanged(change: CameraChange) {
@@ -169,15 +174,7 @@ export async function composeImagingService(
   });
 
   const composition: ImagingComposition = {
-    cameraDirectory,
-    cameraSources,
-    cameraAccess,
-    captures,
-    jobRuns,
-    bestOfChoices,
-    layers,
-    timelapseRepository,
-    embedViews,
+    ...repositories,
     messaging,
     deliveryStates,
     pictures,

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Static, Type } from 'typebox';
 import type { ImagingOptions } from './options.ts';
-import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS } from './capture/retention-tiers.ts';
+import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS } from './archive/retention-tiers.ts';
 import { scaledClock } from './capture/capture-clock.ts';
-import { DEFAULT_TIMELAPSE_TODAY_MINUTES } from './timelapse/timelapse-maker.ts';
+import { DEFAULT_TIMELAPSE_TODAY_MINUTES } from './archive/timelapse-maker.ts';
 
 /**
  * svc-imaging's settings from the environment, read by its own process (server.ts) and by the embedded

@@ -4,7 +4,7 @@
  */
 export { renderDemoImage } from './capture/demo-source.ts';
 export { deriveQualityVariants } from './capture/derive-variants.ts';
-export { encodePicture, MODERN_ENCODINGS, type ModernEncoding, variantSuffix } from './capture/formats.ts';
-export { createImageStore } from './capture/image-store.ts';
-export { QUALITY_WIDTHS } from './capture/quality.ts';
-export { encodeTimelapse, FFMPEG_PATH, ffmpegArguments } from './timelapse/encoder.ts';
+export { encodePicture, MODERN_ENCODINGS, type ModernEncoding, variantSuffix } from './store/formats.ts';
+export { createImageStore } from './store/image-store.ts';
+export { QUALITY_WIDTHS } from './store/quality.ts';
+export { encodeTimelapse, FFMPEG_PATH, ffmpegArguments } from './archive/timelapse-encoder.ts';

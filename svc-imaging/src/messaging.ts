@@ -19,7 +19,7 @@ import { withoutUrlLogins } from './capture/camera-login.ts';
 import type { BestOfChoiceRepository } from './repositories/best-of-choice-repository.ts';
 import type { CameraAccessRepository } from './repositories/camera-access-repository.ts';
 import type { CameraChange, CameraDirectory } from './repositories/camera-directory-repository.ts';
-import type { CaptureRepository } from './repositories/capture-repository.ts';
+import type { CaptureQueryRepository } from './repositories/capture-query-repository.ts';
 import type { LayerRepository } from './repositories/layer-repository.ts';
 
 /** What svc-imaging sends and asks on the bus, given to its parts by the composition (src/composition.ts). */
@@ -36,7 +36,7 @@ export interface ImagingListeners {
   cameraAccess: CameraAccessRepository;
   layers: LayerRepository;
   bestOfChoices: BestOfChoiceRepository;
-  captures: CaptureRepository;
+  captures: CaptureQueryRepository;
   /** A camera's delivery changed on some replica: forget what this replica holds of it. */
   forgetDelivery(webcamId: number): Promise<void>;
   /** A camera's delivery changed here: forget it here and tell the other replicas. */

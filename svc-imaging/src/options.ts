@@ -1,5 +1,5 @@
 import type { FetchLimits } from './capture/camera-fetch.ts';
-import type { ImageStore } from './capture/image-store.ts';
+import type { ImageStore } from './store/image-store.ts';
 
 export interface ImagingOptions {
   /** Folder of the image files (the default store)… */

@@ -1,7 +1,7 @@
 import { exitOnConfigError, runService } from '@lakecams/service-kit';
 import { imagingService } from './app.ts';
 import { checkImageStoreSettings, imagingOptionsFromConfig, loadImagingConfig } from './config.ts';
-import { createNatsImageStore } from './capture/nats-image-store.ts';
+import { createNatsImageStore } from './store/nats-image-store.ts';
 
 const config = exitOnConfigError(() => checkImageStoreSettings(loadImagingConfig()));
 

@@ -12,7 +12,7 @@ import type { ImagingOptions } from './options.ts';
 /** For tests, this package's own and other packages' (`@lakecams/svc-imaging/testing`): captures driven by hand, health. */
 export { type CaptureContext, captureTick } from './capture/capture-tick.ts';
 export { renderDemoImage } from './capture/demo-source.ts';
-export { pruneImages } from './capture/prune.ts';
+export { pruneImages } from './archive/prune.ts';
 export { camerasHealth, offlineReason } from './delivery/camera-health.ts';
 export type { CameraRow, Database } from './database.ts';
 /** The parts of a built svc-imaging app, as its composition root made them (src/composition.ts). */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
+import { FFMPEG_PATH } from '../src/archive/timelapse-encoder.ts';
 
 const REALM = 'Hafenkamera';
 const NONCE = '5e3f0c1b9a7d';

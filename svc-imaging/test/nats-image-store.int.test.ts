@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
-import type { ImageStore } from '../src/capture/image-store.ts';
-import { createNatsImageStore } from '../src/capture/nats-image-store.ts';
-import { pruneImages } from '../src/capture/prune.ts';
+import type { ImageStore } from '../src/store/image-store.ts';
+import { createNatsImageStore } from '../src/store/nats-image-store.ts';
+import { pruneImages } from '../src/archive/prune.ts';
 import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 // One namespace for this file; each bucket below adds its own suffix, and all of them go afterwards.

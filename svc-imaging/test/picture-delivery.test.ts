@@ -1,6 +1,6 @@
 import type { Quality } from '@lakecams/contracts';
 import { describe, expect, it } from 'vitest';
-import type { PictureEncoding } from '../src/capture/formats.ts';
+import type { PictureEncoding } from '../src/store/formats.ts';
 import { createPictureDelivery, type DeliveryAnswer } from '../src/delivery/picture-delivery.ts';
 import { parsePicturePath } from '../src/delivery/picture-links.ts';
 import type { DeliveryState } from '../src/delivery/delivery-state.ts';

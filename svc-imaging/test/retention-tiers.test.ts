@@ -1,6 +1,6 @@
 import { imageNameOf } from '@lakecams/contracts';
 import { describe, expect, it } from 'vitest';
-import { keptOfDay, planRetention, type StoredPicture } from '../src/capture/retention-tiers.ts';
+import { keptOfDay, planRetention, type StoredPicture } from '../src/archive/retention-tiers.ts';
 
 const NOW = new Date('2026-11-25T02:17:00Z');
 const TIERS = { retentionDays: 14, archiveDays: 365 };

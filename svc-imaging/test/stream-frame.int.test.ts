@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grabStreamFrame, isStreamUrl, type StreamFrameOptions, streamKind } from '../src/capture/stream-frame.ts';
-import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
+import { FFMPEG_PATH } from '../src/archive/timelapse-encoder.ts';
 import { startRtspCamera } from './camera-servers.ts';
 
 // Real protocols: GStreamer's RTSP server (Debian's gir1.2-gst-rtsp-server-1.0, .ci/run installs it), an HLS

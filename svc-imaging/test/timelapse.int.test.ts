@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
 import type { CameraRow } from '../src/database.ts';
 import { renderDemoImage } from '../src/capture/demo-source.ts';
-import { FFMPEG_PATH } from '../src/timelapse/encoder.ts';
-import { dayOf, makeTimelapse } from '../src/timelapse/timelapse-maker.ts';
+import { FFMPEG_PATH } from '../src/archive/timelapse-encoder.ts';
+import { dayOf, makeTimelapse } from '../src/archive/timelapse-maker.ts';
 import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();

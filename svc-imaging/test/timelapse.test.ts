@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { byteRangeOf, clipDayOf } from '../src/delivery/timelapse-request.ts';
-import { clipSize } from '../src/timelapse/encoder.ts';
-import { isDayFinished, timelapseLevelFor } from '../src/timelapse/timelapse-maker.ts';
+import { clipSize } from '../src/archive/timelapse-encoder.ts';
+import { isDayFinished, timelapseLevelFor } from '../src/archive/timelapse-maker.ts';
 
 describe('time-lapse rules', () => {
   it('reads the day of a clip name and refuses malformed, impossible and future days', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { zoomLevelRefusal } from '../src/delivery/zoom-access.ts';
-import { deepestZoomLevel, deepZoomDescriptor, tileAt, tileGrid } from '../src/delivery/zoom-tiles.ts';
+import { deepestZoomLevel, deepZoomDescriptor, tileAt, tileGrid } from '../src/archive/zoom-tiles.ts';
 
 describe('Deep Zoom geometry', () => {
   const hd = { width: 1920, height: 1080 };

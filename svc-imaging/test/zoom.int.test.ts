@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureTick } from '../src/capture/capture-tick.ts';
-import { pruneImages } from '../src/capture/prune.ts';
+import { pruneImages } from '../src/archive/prune.ts';
 import { buildImagingService, imagingPartsOf, type ImagingTestService } from '../src/testing.ts';
 
 const keys = generateSigningKeys();

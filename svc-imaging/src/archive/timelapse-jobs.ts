@@ -4,7 +4,7 @@ import type { CaptureContext } from '../capture/capture-tick.ts';
 import type { ImagingOptions } from '../options.ts';
 import type { CameraDirectory } from '../repositories/camera-directory-repository.ts';
 import type { TimelapseRepository } from '../repositories/timelapse-repository.ts';
-import { DEFAULT_RETENTION_DAYS } from '../capture/prune.ts';
+import { DEFAULT_RETENTION_DAYS } from './prune.ts';
 import {
   DEFAULT_TIMELAPSE_TODAY_MINUTES,
   dayOf,
@@ -12,7 +12,7 @@ import {
   TIMELAPSE_LEVELS,
   type TimelapseContext,
   type TimelapseOutcome,
-} from '../timelapse/timelapse-maker.ts';
+} from './timelapse-maker.ts';
 
 /** How long a request waits for a clip another replica is making. */
 const WAIT_FOR_OTHER_REPLICA_MS = 120_000;

@@ -14,16 +14,18 @@ import type { CameraRow } from '../database.ts';
 import type { BestOfChoiceRepository } from '../repositories/best-of-choice-repository.ts';
 import type { CameraChange, CameraDirectory } from '../repositories/camera-directory-repository.ts';
 import type { CameraSources } from '../repositories/camera-source-repository.ts';
-import type { CaptureRepository } from '../repositories/capture-repository.ts';
+import type { CaptureClaimRepository } from '../repositories/capture-claim-repository.ts';
+import type { CaptureHistoryRepository } from '../repositories/capture-history-repository.ts';
+import type { CaptureQueryRepository } from '../repositories/capture-query-repository.ts';
 import type { JobRunRepository } from '../repositories/job-run-repository.ts';
-import { createZoomTiles } from '../delivery/zoom-tiles.ts';
+import { createZoomTiles } from '../archive/zoom-tiles.ts';
 import { DEFAULT_FETCH_LIMITS } from './camera-fetch.ts';
 import { isPulled, pictureSource } from './picture-source.ts';
 import { isDemoSourceUrl, renderDemoImage } from './demo-source.ts';
-import { createImageStore, type ImageStore } from './image-store.ts';
+import { createImageStore, type ImageStore } from '../store/image-store.ts';
 import type { ImagingOptions } from '../options.ts';
-import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from './prune.ts';
-import { tierBoundaries } from './retention-tiers.ts';
+import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from '../archive/prune.ts';
+import { tierBoundaries } from '../archive/retention-tiers.ts';
 import { type CaptureScheduler, createCaptureScheduler } from './scheduler.ts';
 import { Cron } from 'croner';
 
@@ -42,7 +44,9 @@ export interface CapturePipeline {
 export interface CapturePipelineParts {
   cameraDirectory: CameraDirectory;
   cameraSources: CameraSources;
-  captures: CaptureRepository;
+  claims: CaptureClaimRepository;
+  captures: CaptureQueryRepository;
+  history: CaptureHistoryRepository;
   jobRuns: JobRunRepository;
   bestOfChoices: BestOfChoiceRepository;
   /** A capture or a prune changed a camera's pictures: drop what is held of it (this replica and the others). */
@@ -57,7 +61,16 @@ export interface CapturePipelineParts {
 export function createCapturePipeline(
   app: FastifyInstance,
   options: ImagingOptions,
-  { cameraDirectory, cameraSources, captures, jobRuns, bestOfChoices, refreshed }: CapturePipelineParts,
+  {
+    cameraDirectory,
+    cameraSources,
+    claims,
+    captures,
+    history,
+    jobRuns,
+    bestOfChoices,
+    refreshed,
+  }: CapturePipelineParts,
 ): CapturePipeline {
   if (!options.imageStore && !options.storeDir) throw new Error('svc-imaging needs an image store or a folder');
   const store = options.imageStore ?? createImageStore(options.storeDir as string);
@@ -67,7 +80,9 @@ export function createCapturePipeline(
   const isDemo = (camera: CameraRow) => options.demoSource === true && isDemoSourceUrl(camera.pattern);
   const fetchBySource = pictureSource(cameraSources);
   const context: CaptureContext = {
+    claims,
     captures,
+    history,
     jobRuns,
     bestOfChoices,
     store,

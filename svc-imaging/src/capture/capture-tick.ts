@@ -5,12 +5,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits, fetchCameraImage } from './camera-fetch.ts';
 import { withoutUrlLogins } from './camera-login.ts';
 import type { CameraRow } from '../database.ts';
-import type { ZoomTiles } from '../delivery/zoom-tiles.ts';
+import type { ZoomTiles } from '../archive/zoom-tiles.ts';
 import { scorePicture } from './score.ts';
 import { deriveQualityVariants } from './derive-variants.ts';
-import type { ImageStore } from './image-store.ts';
+import type { ImageStore } from '../store/image-store.ts';
 import type { BestOfChoiceRepository } from '../repositories/best-of-choice-repository.ts';
-import type { CaptureClaim, CaptureRepository } from '../repositories/capture-repository.ts';
+import type { CaptureClaim, CaptureClaimRepository } from '../repositories/capture-claim-repository.ts';
+import type { CaptureHistoryRepository } from '../repositories/capture-history-repository.ts';
+import type { CaptureQueryRepository } from '../repositories/capture-query-repository.ts';
 import type { JobRunRepository } from '../repositories/job-run-repository.ts';
 
 export type CaptureOutcome =
@@ -19,7 +21,12 @@ export type CaptureOutcome =
   | { outcome: 'failed'; error: string };
 
 export interface CaptureContext {
-  captures: CaptureRepository;
+  /** Claims on a camera's tick and their outcome. */
+  claims: CaptureClaimRepository;
+  /** The stored captures, read. */
+  captures: CaptureQueryRepository;
+  /** Stored captures changed after the fact (the archive's thinning). */
+  history: CaptureHistoryRepository;
   jobRuns: JobRunRepository;
   bestOfChoices: BestOfChoiceRepository;
   store: ImageStore;
@@ -102,7 +109,7 @@ export async function captureTick(
 ): Promise<CaptureOutcome> {
   const claim = { webcamId: camera.webcamId, name: imageNameOf(tick), replicaId: context.replicaId };
   // An upload by hand takes the minute over (unless a capture of it is still running).
-  if (!(await context.captures.claim(claim, attempt, uploaded !== undefined, nowOf(context))))
+  if (!(await context.claims.claim(claim, attempt, uploaded !== undefined, nowOf(context))))
     return { outcome: 'skipped' };
   return runClaimedCapture(context, camera, tick, uploaded);
 }
@@ -120,7 +127,7 @@ export async function takeOverStaleCaptures(
   cameraById: (webcamId: number) => Promise<CameraRow | undefined>,
   staleAfterMs = DEFAULT_TAKEOVER_AFTER_MS,
 ): Promise<CaptureOutcome[]> {
-  const taken = await context.captures.takeOverStale(context.replicaId, staleAfterMs);
+  const taken = await context.claims.takeOverStale(context.replicaId, staleAfterMs);
   const outcomes: CaptureOutcome[] = [];
   for (const claim of taken) {
     const camera = await cameraById(claim.webcamId);
@@ -130,7 +137,7 @@ export async function takeOverStaleCaptures(
       context.log.warn({ camera: camera.name, tick: claim.name }, 'taking over a capture whose replica stopped');
       outcomes.push(await runClaimedCapture(context, camera, tick));
     } else {
-      await context.captures.abandon(claim.webcamId, claim.name);
+      await context.claims.abandon(claim.webcamId, claim.name);
     }
   }
   return outcomes;
@@ -146,7 +153,7 @@ async function runClaimedCapture(
   const claim: CaptureClaim = { webcamId: camera.webcamId, name, replicaId: context.replicaId };
   // While this runs, the heartbeat tells the other replicas this claim is alive.
   const heartbeat = setInterval(() => {
-    context.captures
+    context.claims
       .heartbeat(claim)
       // A missed beat is retried at the next one; a takeover needs several in a row.
       .catch((err) => context.log.warn({ err, camera: camera.name }, 'capture heartbeat failed'));
@@ -178,7 +185,7 @@ async function runClaimedCapture(
       direction: camera.direction,
     };
     // Another replica took this claim over meanwhile: its capture is the one recorded.
-    if (!(await context.captures.recordDone(claim, record, image, frozen))) return { outcome: 'skipped' };
+    if (!(await context.claims.recordDone(claim, record, image, frozen))) return { outcome: 'skipped' };
     context.metrics?.finished('ok', (performance.now() - started) / 1000);
     await context.refreshed(camera.webcamId);
     return { outcome: 'captured', image };
@@ -187,7 +194,7 @@ async function runClaimedCapture(
     const message = withoutUrlLogins((error as Error).message).slice(0, 500);
     // Counted before it is recorded: a failure to record it is a failed capture too.
     context.metrics?.finished('failed', (performance.now() - started) / 1000);
-    await context.captures.recordFailed(claim, Math.round(performance.now() - started), message);
+    await context.claims.recordFailed(claim, Math.round(performance.now() - started), message);
     context.log.warn({ camera: camera.name, tick: name, error: message }, 'capture failed');
     await context.refreshed(camera.webcamId);
     return { outcome: 'failed', error: message };

@@ -1,7 +1,7 @@
 import { MAX_PICTURE_PIXELS, QUALITIES, type Quality } from '@lakecams/contracts';
 import sharp, { type OutputInfo } from 'sharp';
-import { encodePicture, MODERN_ENCODINGS, type ModernVariants } from './formats.ts';
-import { QUALITY_WIDTHS } from './quality.ts';
+import { encodePicture, MODERN_ENCODINGS, type ModernVariants } from '../store/formats.ts';
+import { QUALITY_WIDTHS } from '../store/quality.ts';
 
 // Files are written once and read by the delivery path, sharp's cache only holds memory.
 sharp.cache(false);

@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, request as httpRequest } from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
-import { FFMPEG_PATH } from '../timelapse/encoder.ts';
+import { FFMPEG_PATH } from '../archive/timelapse-encoder.ts';
 import { CameraFetchError } from './camera-fetch.ts';
 import { type CameraLogin, splitUrlLogin, withoutUrlLogins } from './camera-login.ts';
 

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from '@lakecams/service-kit';
 import type { CameraRow } from '../database.ts';
-import type { CaptureRepository } from '../repositories/capture-repository.ts';
+import type { CaptureQueryRepository } from '../repositories/capture-query-repository.ts';
 
 import { SILENT_INTERVALS } from '../health/health-state.ts';
 
@@ -25,7 +25,7 @@ function judge(camera: Pick<CameraRow, 'intervalMin'>, latest: DoneCapture[], no
  * delivered within three intervals (silent). A camera that never delivered is not judged yet.
  */
 export async function offlineReason(
-  captures: CaptureRepository,
+  captures: CaptureQueryRepository,
   camera: Pick<CameraRow, 'webcamId' | 'intervalMin'>,
   now = new Date(),
 ): Promise<OfflineReason> {
@@ -42,7 +42,7 @@ export interface CameraHealth {
 }
 
 /** Every camera's health in one query (each camera's latest two captures through the partial index). */
-export async function camerasHealth(captures: CaptureRepository, now = new Date()): Promise<CameraHealth[]> {
+export async function camerasHealth(captures: CaptureQueryRepository, now = new Date()): Promise<CameraHealth[]> {
   const rows = await captures.camerasWithLatestTwo();
   const cameras = new Map<number, Pick<CameraHealth, 'name' | 'intervalMin' | 'paused'> & { latest: DoneCapture[] }>();
   for (const row of rows) {
@@ -66,7 +66,7 @@ export async function camerasHealth(captures: CaptureRepository, now = new Date(
  * is "silent"); and how many cameras that are not paused are offline, by reason. Replicas read the same
  * table and report the same values. When the database cannot be read there are no samples.
  */
-export function registerCameraHealthMetrics(registry: Registry, captures: CaptureRepository): void {
+export function registerCameraHealthMetrics(registry: Registry, captures: CaptureQueryRepository): void {
   let reading: Promise<CameraHealth[] | null> | null = null;
   // The three gauges are collected in the same scrape: one query serves them.
   const read = () => {

@@ -1,6 +1,6 @@
 import type { CameraAccessRepository } from '../repositories/camera-access-repository.ts';
 import type { CameraDirectory } from '../repositories/camera-directory-repository.ts';
-import type { CaptureRepository } from '../repositories/capture-repository.ts';
+import type { CaptureQueryRepository } from '../repositories/capture-query-repository.ts';
 import { offlineReason } from './camera-health.ts';
 import type { DeliveryState } from './picture-delivery.ts';
 
@@ -19,7 +19,7 @@ export function createDeliveryState({
   cameraAccess,
 }: {
   cameraDirectory: CameraDirectory;
-  captures: CaptureRepository;
+  captures: CaptureQueryRepository;
   cameraAccess: CameraAccessRepository;
 }) {
   const states = new Map<string, { expires: number; state: Promise<DeliveryState | undefined> }>();

@@ -2,7 +2,7 @@ import type { LayerLevel } from '@lakecams/contracts';
 import { layerCron } from '@lakecams/contracts/cron';
 import type { Cron } from 'croner';
 import sharp from 'sharp';
-import { encodePicture, type PictureEncoding } from '../capture/formats.ts';
+import { encodePicture, type PictureEncoding } from '../store/formats.ts';
 
 export interface DrawableLayer {
   id: number;

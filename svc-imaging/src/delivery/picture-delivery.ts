@@ -1,5 +1,5 @@
 import { imageNameOf, type Quality } from '@lakecams/contracts';
-import { CONTENT_TYPES, FILE_EXTENSIONS, hasModernVariants, type PictureEncoding } from '../capture/formats.ts';
+import { CONTENT_TYPES, FILE_EXTENSIONS, hasModernVariants, type PictureEncoding } from '../store/formats.ts';
 import type { AccessBooking, CameraRow, LayerRow } from '../database.ts';
 import type { OfflineReason } from './camera-health.ts';
 import {

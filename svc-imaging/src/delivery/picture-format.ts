@@ -1,5 +1,5 @@
 import type { Quality } from '@lakecams/contracts';
-import { hasModernVariants, type PictureEncoding } from '../capture/formats.ts';
+import { hasModernVariants, type PictureEncoding } from '../store/formats.ts';
 
 /** How much a client wants a media type: its q-value, 0 when it refuses it. */
 function preferences(accept: string): Map<string, number> {

@@ -1,6 +1,6 @@
 import { isValidCameraName, PICTURE_PATH_PREFIX, QUALITIES, type Quality } from '@lakecams/contracts';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { FILE_EXTENSIONS, type PictureEncoding } from '../capture/formats.ts';
+import { FILE_EXTENSIONS, type PictureEncoding } from '../store/formats.ts';
 
 /** Signed links stay the same for this long, so every visitor of a partner page in it shares one cached copy. */
 export const SIGNED_LINK_WINDOW_S = 600;

@@ -4,6 +4,7 @@ import { ErrorSchema, errorBody } from '@lakecams/service-kit';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ImagingComposition } from '../../../composition.ts';
+import { EmbedPass } from '../../../schemas.ts';
 import { embedPassPage, signEmbedPass } from '../../../delivery/embed-pass.ts';
 import { isoDayOf } from '../../../delivery/picture-delivery.ts';
 import { resolveImageQuality } from '../../../delivery/quality-resolution.ts';
@@ -84,7 +85,7 @@ const embedRoutes: FastifyPluginAsyncTypebox<
         summary:
           "The embedded player's beacon: the level the embedding page gets (its Referer or the frame's pass), counted as a view of a booked page",
         params: Type.Object({ camera: Type.String({ maxLength: 64 }) }),
-        querystring: Type.Object({ pass: Type.Optional(Type.String({ maxLength: 3000 })) }),
+        querystring: Type.Object({ pass: EmbedPass }),
         response: {
           200: Type.Object({
             camera: Type.String(),

@@ -4,6 +4,7 @@ import { ErrorSchema, errorBody, ifNoneMatchHits } from '@lakecams/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ImagingComposition } from '../../../composition.ts';
+import { EmbedPass } from '../../../schemas.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { embedPassPage } from '../../../delivery/embed-pass.ts';
 import type { DeliveryAnswer } from '../../../delivery/picture-delivery.ts';
@@ -125,7 +126,7 @@ const pictureRoutes: FastifyPluginAsyncTypebox<
         params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
         querystring: Type.Object({
           page: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
-          pass: Type.Optional(Type.String({ maxLength: 3000, description: "An embedded player frame's page pass" })),
+          pass: EmbedPass,
         }),
         response: { 302: PICTURE_REDIRECT, 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
@@ -146,7 +147,7 @@ const pictureRoutes: FastifyPluginAsyncTypebox<
         summary: 'One earlier image of a camera, by its capture time yyyyMMddHHmm',
         params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
         querystring: Type.Object({
-          pass: Type.Optional(Type.String({ maxLength: 3000, description: "An embedded player frame's page pass" })),
+          pass: EmbedPass,
         }),
         response: { 302: PICTURE_REDIRECT, 400: ErrorSchema, 404: ErrorSchema },
       },

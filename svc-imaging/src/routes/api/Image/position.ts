@@ -18,7 +18,7 @@ import type { ImagingComposition } from '../../../composition.ts';
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Where a camera stands, from a picture on (Admin): its row and its pictures from then, announced again. */
-const positionRoutes: FastifyPluginAsyncTypebox<Pick<ImagingComposition, 'captures'>> = async (app, { captures }) => {
+const positionRoutes: FastifyPluginAsyncTypebox<Pick<ImagingComposition, 'history'>> = async (app, { history }) => {
   app.post(
     '/api/Image/SetPosition/set',
     {
@@ -42,7 +42,7 @@ const positionRoutes: FastifyPluginAsyncTypebox<Pick<ImagingComposition, 'captur
       // The position holds from that minute on and is the camera's at once: a later minute would say otherwise.
       if (name > imageNameOf(new Date(Date.now() + CLOCK_SKEW_MS)))
         return reply.code(400).send(errorBody(400, `body/name lies in the future: ${name} has no picture yet`));
-      const camera = await captures.movePosition(webcamId, name, { lat, lng, direction }, imageOf);
+      const camera = await history.movePosition(webcamId, name, { lat, lng, direction }, imageOf);
       if (!camera) return reply.code(404).send(errorBody(404, `Unknown camera ${webcamId}`));
       return replyTrue(reply);
     },

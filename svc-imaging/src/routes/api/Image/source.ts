@@ -3,12 +3,12 @@ import { CAMERA_LOGIN_RULES, CAMERA_SOURCE_KINDS, HTTP_URL_PATTERN, STREAM_TRANS
 import { ADMIN_ROLE, ErrorSchema, errorBody, Id, validateWith } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import type { ImagingComposition } from '../../../composition.ts';
+import { WebcamIdQuery } from '../../../schemas.ts';
 import { DEFAULT_FETCH_LIMITS, fetchCameraImage } from '../../../capture/camera-fetch.ts';
 import { testConnection } from '../../../capture/connection-test.ts';
 import { grabStreamFrame } from '../../../capture/stream-frame.ts';
 import { NoSecretKeyError } from '../../../repositories/camera-source-repository.ts';
 
-const WebcamIdQuery = Type.Object({ webcamId: Id() });
 const refusals = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema } as const;
 const Kind = Type.Union([Type.Literal('http'), Type.Literal('stream'), Type.Literal('ftp'), Type.Literal('push')], {
   description: `One of ${CAMERA_SOURCE_KINDS.join(', ')}: fetched by URL or from a stream, or pushed by FTP or HTTP`,

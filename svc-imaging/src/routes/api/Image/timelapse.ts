@@ -3,11 +3,12 @@ import { isValidCameraName } from '@lakecams/contracts';
 import { ErrorSchema, errorBody, mediaResponse, replyNotModified } from '@lakecams/service-kit';
 import { Type } from 'typebox';
 import type { ImagingComposition } from '../../../composition.ts';
+import { EmbedPass } from '../../../schemas.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { callerQuality } from '../../../delivery/caller-quality.ts';
 import { embedPassPage } from '../../../delivery/embed-pass.ts';
 import { byteRangeOf, clipDayOf } from '../../../delivery/timelapse-request.ts';
-import { dayOf, isDayFinished, timelapseLevelFor } from '../../../timelapse/timelapse-maker.ts';
+import { dayOf, isDayFinished, timelapseLevelFor } from '../../../archive/timelapse-maker.ts';
 
 /** A day's time-lapse clip (H.264 MP4) at the caller's quality, at most MEDIUM (1280 px). */
 const timelapseRoutes: FastifyPluginAsyncTypebox<
@@ -21,7 +22,7 @@ const timelapseRoutes: FastifyPluginAsyncTypebox<
         summary: "A camera's day as a time-lapse clip (yyyy-MM-dd.mp4) at the caller's quality, up to 1280 px wide",
         params: Type.Object({ camera: Type.String({ maxLength: 64 }), file: Type.String({ maxLength: 20 }) }),
         querystring: Type.Object({
-          pass: Type.Optional(Type.String({ maxLength: 3000, description: "An embedded player frame's page pass" })),
+          pass: EmbedPass,
         }),
         response: {
           200: mediaResponse('The clip', ['video/mp4']),

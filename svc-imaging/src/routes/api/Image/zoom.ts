@@ -7,7 +7,7 @@ import type { ImagingComposition } from '../../../composition.ts';
 import { zoomLevelRefusal } from '../../../delivery/zoom-access.ts';
 import { otherSpelling } from '../../../delivery/canonical-address.ts';
 import { publicLifetime } from '../../../delivery/picture-links.ts';
-import { deepZoomDescriptor, tileAt, type ZoomPicture, zoomAddress } from '../../../delivery/zoom-tiles.ts';
+import { deepZoomDescriptor, tileAt, type ZoomPicture, zoomAddress } from '../../../archive/zoom-tiles.ts';
 import { isoDayOf } from '../../../delivery/picture-delivery.ts';
 import { resolveImageQuality } from '../../../delivery/quality-resolution.ts';
 

@@ -4,19 +4,18 @@ import {
   booleanTextResponse,
   ErrorSchema,
   errorBody,
-  Id,
   mediaResponse,
   replyTrue,
 } from '@lakecams/service-kit';
 import { Cron } from 'croner';
 import { type TSchema, Type } from 'typebox';
 import type { ImagingComposition } from '../../../composition.ts';
+import { WebcamIdQuery } from '../../../schemas.ts';
 import { captureTick, nowOf } from '../../../capture/capture-tick.ts';
 import { cronPatternFor } from '../../../capture/scheduler.ts';
 import type { Health } from '../../../health/health-state.ts';
 import { DASHBOARD_FRAME, DASHBOARD_FRAME_SCRIPT, DASHBOARD_FRAME_SCRIPT_PATH } from './dashboard-frame.ts';
 
-const WebcamIdQuery = Type.Object({ webcamId: Id() });
 // The dashboard's frame authenticates with the access cookie, as a frame sends no bearer header; changes also
 // need the gateway's anti-forgery header.
 const cookieAuth = { acceptsAccessCookie: true } as const;
@@ -114,8 +113,8 @@ const CaptureResult = Type.Union([
 
 /** The job dashboard's data and actions: schedules, last runs, failures, pruning; retry now, pause, resume (Admin). */
 const jobRoutes: FastifyPluginAsyncTypebox<
-  Pick<ImagingComposition, 'cameraDirectory' | 'cameraHealth' | 'captures' | 'jobRuns' | 'capture'>
-> = async (app, { cameraDirectory, cameraHealth, captures, jobRuns, capture }) => {
+  Pick<ImagingComposition, 'cameraDirectory' | 'cameraHealth' | 'claims' | 'captures' | 'jobRuns' | 'capture'>
+> = async (app, { cameraDirectory, cameraHealth, claims, captures, jobRuns, capture }) => {
   const admin = app.requireRole(ADMIN_ROLE);
 
   /** The dashboard's frame document and its loader script: files for the admin's browser, never cached. */
@@ -218,7 +217,7 @@ const jobRoutes: FastifyPluginAsyncTypebox<
       const tick = new Date(nowOf(capture.context));
       tick.setSeconds(0, 0);
       // A failed attempt of this minute is replaced by the next attempt.
-      const attempt = (await captures.dropFailedAttempt(camera.webcamId, tick)) + 1;
+      const attempt = (await claims.dropFailedAttempt(camera.webcamId, tick)) + 1;
       const result = await captureTick(capture.context, camera, tick, attempt);
       if (result.outcome === 'skipped')
         return reply.code(409).send(errorBody(409, 'This camera was captured this minute already'));

@@ -1,5 +1,5 @@
 import { imageNameOf } from '@lakecams/contracts';
-import type { CaptureContext } from './capture-tick.ts';
+import type { CaptureContext } from '../capture/capture-tick.ts';
 import { type DayPlan, planRetention, type RetentionTiers, tierBoundaries } from './retention-tiers.ts';
 
 export { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS } from './retention-tiers.ts';
@@ -25,7 +25,7 @@ export async function pruneImages(
   const started = performance.now();
   try {
     // Failed captures left no picture: beyond the retention they are no history worth keeping.
-    let captures = await context.captures.deleteFailedBefore(`${allFrom}0000`);
+    let captures = await context.history.deleteFailedBefore(`${allFrom}0000`);
     const plans = await plansFor(context, tiers, now, allFrom, hourlyFrom);
     for (const plan of plans) {
       captures += await thinDay(context, plan);
@@ -56,7 +56,7 @@ async function plansFor(
   hourlyFrom: string,
 ): Promise<DayPlan[]> {
   // A day still to thin has two pictures in one hour, or (beyond the archive) two pictures at all.
-  const candidates = await context.captures.daysToThin(allFrom, hourlyFrom);
+  const candidates = await context.history.daysToThin(allFrom, hourlyFrom);
   const plans: DayPlan[] = [];
   for (const candidate of candidates) {
     const [pictures, choice] = await Promise.all([
@@ -71,7 +71,7 @@ async function plansFor(
 
 /** Rows, files and the announcement of one camera-day commit together; when files cannot go, the rows stay. */
 function thinDay(context: CaptureContext, plan: DayPlan): Promise<number> {
-  return context.captures.thinDay(plan, async (cameraName) => {
+  return context.history.thinDay(plan, async (cameraName) => {
     await context.store.removePictures(cameraName, plan.remove);
   });
 }

@@ -2,8 +2,8 @@ import { isValidCameraName, QUALITIES, type Quality } from '@lakecams/contracts'
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { checkedNames, removeDaysBefore } from '../capture/image-store.ts';
-import { JPEG_QUALITY } from '../capture/quality.ts';
+import { checkedNames, removeDaysBefore } from '../store/image-store.ts';
+import { JPEG_QUALITY } from '../store/quality.ts';
 
 /** 254 + 1 px overlap on each side makes 256 px tiles, the size OpenSeadragon and Deep Zoom expect. */
 export const ZOOM_TILE_SIZE = 254;

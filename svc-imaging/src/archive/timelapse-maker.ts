@@ -2,11 +2,11 @@ import { imageNameOf, QUALITIES, type Quality } from '@lakecams/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import type { CameraRow, TimelapseLevel } from '../database.ts';
-import type { CaptureRepository } from '../repositories/capture-repository.ts';
-import type { ImageStore } from '../capture/image-store.ts';
+import type { CaptureQueryRepository } from '../repositories/capture-query-repository.ts';
+import type { ImageStore } from '../store/image-store.ts';
 import type { TimelapseKey, TimelapseRepository } from '../repositories/timelapse-repository.ts';
-import { QUALITY_WIDTHS } from '../capture/quality.ts';
-import { clipSize, encodeTimelapse } from './encoder.ts';
+import { QUALITY_WIDTHS } from '../store/quality.ts';
+import { clipSize, encodeTimelapse } from './timelapse-encoder.ts';
 
 /** Clips go up to MEDIUM (1280 px): a better entitlement gets the MEDIUM clip. */
 export const TIMELAPSE_LEVELS: readonly TimelapseLevel[] = ['POOR', 'LOW', 'MEDIUM'];
@@ -23,7 +23,7 @@ export function timelapseLevelFor(quality: Quality): TimelapseLevel {
 }
 
 export interface TimelapseContext {
-  captures: CaptureRepository;
+  captures: CaptureQueryRepository;
   store: ImageStore;
   repository: TimelapseRepository;
   log: FastifyBaseLogger;
