@@ -244,6 +244,65 @@ describe('the chrome rendered on the server', () => {
   });
 });
 
+describe("a camera page's first view", () => {
+  let root: string;
+  let gateway: FastifyInstance;
+  let closeServices: (() => Promise<void>) | undefined;
+  const cookies: (string | undefined)[] = [];
+
+  beforeAll(async () => {
+    root = await builtShellRoot('lakecams-first-view-');
+    const stubs = await stubServices((service, app) => {
+      if (service === 'webcam')
+        app.get('/api/Webcam/GetImages', async () => [
+          {
+            webcam: {
+              id: 1,
+              name: 'Halbinsel-Au',
+              pattern: '',
+              distance: 3,
+              angle: 60,
+              intervalMin: 10,
+              webcamType: 'STATIC',
+            },
+            images: [{ lat: 47.2, lng: 8.7, direction: 90, name: '202611271400', webcamId: 1 }],
+          },
+        ]);
+      if (service === 'imaging')
+        app.get('/api/Image/Get/camera/:name/:image', async (request, reply) => {
+          cookies.push(request.headers.cookie);
+          const level = request.headers.cookie?.includes('lakecams_access') ? 'LOW' : 'POOR';
+          return reply.redirect(`/pictures/Halbinsel-Au/202611271400-${level}.jpg`, 302);
+        });
+    });
+    closeServices = stubs.close;
+    gateway = await buildGateway({
+      logger: createLogger('error', 'test'),
+      targets: stubs.targets,
+      frontendRoot: root,
+      remotes: {},
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await closeServices?.();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("names the picture the visitor's redirect leads to, saving the browser that round trip", async () => {
+    const anonymous = (await gateway.inject({ url: '/webcam/Halbinsel-Au' })).body;
+    expect(anonymous).toContain('<img src="/pictures/Halbinsel-Au/202611271400-POOR.jpg"');
+    const signedIn = (
+      await gateway.inject({ url: '/webcam/Halbinsel-Au', headers: { cookie: 'lakecams_access=token' } })
+    ).body;
+    expect(signedIn).toContain('<img src="/pictures/Halbinsel-Au/202611271400-LOW.jpg"');
+    expect(cookies).toEqual([undefined, 'lakecams_access=token']);
+    // The share preview keeps the address everybody may use.
+    expect(anonymous).toContain('/api/Image/Get/camera/Halbinsel-Au/202611271400.jpg');
+  });
+});
+
 describe('where a server build is looked for', () => {
   it('is only a build this gateway serves from disk', () => {
     expect(localBuildDir('/remotes/mf-map/mf-manifest.json', '/srv')).toBe('/srv/mf-map/dist');

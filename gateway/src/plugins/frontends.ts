@@ -19,6 +19,7 @@ import {
   cameraOfPage,
   cameraPageMeta,
   createCameraLookup,
+  firstViewPicture,
   sitePageMeta,
   withFirstView,
   withPageData,
@@ -214,6 +215,20 @@ export async function frontendsPlugin(
     return answer?.statusCode === 200 ? answer.body : undefined;
   }
 
+  /**
+   * Where a picture's entitlement URL sends this visitor (their level's picture by its name), so the page's HTML
+   * names that and the browser saves the redirect's round trip; the URL itself when that cannot be had.
+   */
+  async function pictureFor(request: FastifyRequest, url: string | null): Promise<string | null> {
+    if (!url) return null;
+    const cookie = request.headers.cookie;
+    const answer = await app.inject({ url, headers: cookie ? { cookie } : {} }).catch(() => null);
+    const location =
+      answer && answer.statusCode >= 300 && answer.statusCode < 400 ? answer.headers.location : undefined;
+    // A path of this portal, or the pictures' own host (PICTURE_BASE_URL), which the page's policy allows.
+    return typeof location === 'string' && /^(\/[^/\\]|https?:\/\/)/i.test(location) ? location : url;
+  }
+
   /** A public GET's JSON answer as an anonymous visitor gets it; undefined when it fails (the page asks itself). */
   async function publicAnswer(call: string): Promise<unknown> {
     const answer = await app.inject({ url: call }).catch(() => null);
@@ -281,7 +296,10 @@ export async function frontendsPlugin(
     const name = cameraOfPage(path);
     const camera = name ? await cameraNamed(name) : undefined;
     const chromed = await withChrome(request, html, path, data);
-    if (camera) return withFirstView(withPageMeta(chromed, cameraPageMeta(origin, camera)), camera);
+    if (camera) {
+      const picture = await pictureFor(request, firstViewPicture(camera));
+      return withFirstView(withPageMeta(chromed, cameraPageMeta(origin, camera)), camera, picture);
+    }
     const described = withPageMeta(chromed, sitePageMeta(origin, path));
     // A browser on a developer's remote runs another build than the one this gateway would render with.
     if (wantsDevSources(request.url, request.headers.cookie)) return described;

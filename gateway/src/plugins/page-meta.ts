@@ -136,16 +136,22 @@ const FIRST_VIEW_STYLE =
   '#first-view img{display:block;width:100%;height:100%;object-fit:contain}' +
   '#main:has(>#first-view)>.remote-outlet{display:none}';
 
+/** The first view's picture as the browser asks for it: its entitlement URL, which redirects to the picture. */
+export function firstViewPicture(item: CameraListItem): string | null {
+  const latest = latestOf(item);
+  return latest ? `/api/Image/Get/camera/${encodeURIComponent(item.webcam.name)}/${latest}.jpg` : null;
+}
+
 /**
  * A camera page's first view in the HTML itself: its name and current picture, so the picture loads and
  * paints before any script runs. The page's remote takes over once it has rendered (it removes `#first-view`;
  * until then its container stays hidden); without JavaScript the first view stays.
  */
-export function withFirstView(html: string, item: CameraListItem): string {
+export function withFirstView(html: string, item: CameraListItem, pictureUrl = firstViewPicture(item)): string {
   const latest = latestOf(item);
-  if (!latest) return html;
+  if (!latest || !pictureUrl) return html;
   const { name } = item.webcam;
-  const src = `/api/Image/Get/camera/${encodeURIComponent(name)}/${latest}.jpg`;
+  const src = pictureUrl;
   const alt = `Webcam ${name}, Aufnahme vom ${momentText(latest)} Uhr`;
   const view =
     `<div id="first-view"><h1>${escapeHtml(name)}</h1><figure><img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" ` +
