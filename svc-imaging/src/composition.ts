@@ -6,6 +6,7 @@ import { createTimelapseJobs, type TimelapseJobs } from './archive/timelapse-job
 import { type CapturePipeline, createCapturePipeline } from './capture/capture-pipeline.ts';
 import { createFtpPush, type FtpPush } from './capture/ftp-push.ts';
 import type { Database } from './database.ts';
+import { registerCameraHealthMetrics } from './delivery/camera-health.ts';
 import { createDeliveryState, type DeliveryStates } from './delivery/delivery-state.ts';
 import { createPageOwnerCheck, type PageOwnerCheck } from './delivery/page-owner.ts';
 import { createPictureDelivery, type PictureDelivery } from './delivery/picture-delivery.ts';
@@ -121,6 +122,7 @@ export async function composeImagingService(
   // One secret signs picture links and the framed player's page passes (routes/api/Image/embed.ts).
   const linkSecret = options.pictureLinks?.secret ?? randomBytes(32).toString('hex');
   const deliveryStates = createDeliveryState({ cameraDirectory, captures, cameraAccess });
+  registerCameraHealthMetrics(app.metrics, captures);
   const maySeePage = createPageOwnerCheck(messaging);
 
   // What a camera's delivery depends on changed here: forget it here at once, and tell the other replicas.
@@ -130,10 +132,10 @@ export async function composeImagingService(
   };
   const capture = createCapturePipeline(app, options, { ...repositories, refreshed: cameraRefreshed });
   const pictures = createPictureDelivery({
-    deliveryState: (name) => deliveryStates.of(name),
-    namedCapture: (webcamId, name) => captures.named(webcamId, name),
-    layersOf: (webcamId, url) => layers.of(webcamId, url),
-    readPicture: (camera, name, quality, encoding) => capture.store.read(camera, name, quality, encoding),
+    deliveryStates,
+    captures,
+    layers,
+    store: capture.store,
     links: {
       secret: linkSecret,
       baseUrl: options.pictureLinks?.baseUrl ?? '',

@@ -33,13 +33,17 @@ function setUp(options: { stored?: (encoding: PictureEncoding) => boolean } = {}
   };
   const reads: string[] = [];
   const delivery = createPictureDelivery({
-    deliveryState: async (name) => (name === 'Hafen' ? state : undefined),
-    namedCapture: async (_webcamId, name) =>
-      name === '202611251055' ? { name, width: 1920, contentHash: 'b'.repeat(64) } : undefined,
-    layersOf: async () => [],
-    readPicture: async (camera: string, name: string, quality: Quality, encoding: PictureEncoding) => {
-      reads.push(`${camera}/${name}/${quality}/${encoding}`);
-      return (options.stored ?? (() => true))(encoding) ? Buffer.from(`${name}-${quality}-${encoding}`) : null;
+    deliveryStates: { of: async (name) => (name === 'Hafen' ? state : undefined) },
+    captures: {
+      named: async (_webcamId, name) =>
+        name === '202611251055' ? { name, width: 1920, contentHash: 'b'.repeat(64) } : undefined,
+    },
+    layers: { of: async () => [] },
+    store: {
+      read: async (camera: string, name: string, quality: Quality, encoding: PictureEncoding) => {
+        reads.push(`${camera}/${name}/${quality}/${encoding}`);
+        return (options.stored ?? (() => true))(encoding) ? Buffer.from(`${name}-${quality}-${encoding}`) : null;
+      },
     },
     links: { secret: 'test-secret-of-sixteen', baseUrl: '' },
     recentPicturesBytes: 1024 * 1024,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerCameraHealthMetrics } from '../delivery/camera-health.ts';
 import {
   type CaptureContext,
   captureMetrics,
@@ -99,7 +98,6 @@ export function createCapturePipeline(
     metrics: captureMetrics(app.metrics),
     ...(options.clock ? { clock: options.clock } : {}),
   };
-  registerCameraHealthMetrics(app.metrics, captures);
   const scale = options.clockScale ?? 1;
   if (scale !== 1 && !options.clock) throw new Error('clockScale needs the clock it scales');
   if (scale !== 1) app.log.warn({ scale }, 'the capture clock runs faster than real time (for tests only)');

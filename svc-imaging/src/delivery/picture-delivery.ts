@@ -42,17 +42,18 @@ export interface DeliveryState {
 
 type Capture = NonNullable<DeliveryState['latest']>;
 
-/** What picture delivery needs from the rest of the service. */
+/** What picture delivery needs from the rest of the service (the composition hands it the parts themselves). */
 export interface DeliverySources {
-  deliveryState(cameraName: string): Promise<DeliveryState | undefined>;
-  namedCapture(webcamId: number, name: string): Promise<Capture | undefined>;
-  layersOf(webcamId: number, url: string): Promise<LayerRow[]>;
-  readPicture(
-    cameraName: string,
-    imageName: string,
-    quality: Quality,
-    encoding: PictureEncoding,
-  ): Promise<Buffer | null>;
+  /** Each camera's delivery state (delivery-state.ts). */
+  deliveryStates: { of(cameraName: string): Promise<DeliveryState | undefined> };
+  /** The stored captures (repositories/capture-query-repository.ts). */
+  captures: { named(webcamId: number, name: string): Promise<Capture | undefined> };
+  /** Referer pages' layers (repositories/layer-repository.ts). */
+  layers: { of(webcamId: number, url: string): Promise<LayerRow[]> };
+  /** The image store (store/image-store.ts). */
+  store: {
+    read(cameraName: string, imageName: string, quality: Quality, encoding: PictureEncoding): Promise<Buffer | null>;
+  };
   /**
    * Signs links above the public level; the same on every replica. `baseUrl`: a cookie-less host, or ''.
    * `windowSeconds`: a link lives one to two of these (10 minutes by default; tests shorten it).
@@ -131,7 +132,7 @@ export function createPictureDelivery(sources: DeliverySources) {
     namedCaptures.set(state, known);
     const cached = known.get(imageName);
     if (cached) return cached;
-    const lookup = sources.namedCapture(state.camera.webcamId, imageName);
+    const lookup = sources.captures.named(state.camera.webcamId, imageName);
     if (known.size < NAMED_CAPTURES_PER_STATE) {
       known.set(imageName, lookup);
       lookup.catch(() => known.delete(imageName));
@@ -148,7 +149,7 @@ export function createPictureDelivery(sources: DeliverySources) {
     );
     const known = recent.get(key);
     if (known) return known;
-    const bytes = await sources.readPicture(state.camera.name, capture.name, quality, encoding);
+    const bytes = await sources.store.read(state.camera.name, capture.name, quality, encoding);
     if (bytes) recent.set(key, bytes);
     return bytes;
   }
@@ -179,7 +180,7 @@ export function createPictureDelivery(sources: DeliverySources) {
   async function layersFor(state: DeliveryState, booking: AccessBooking, captureName: string) {
     const offline = state.latest?.name === captureName && state.offline !== null;
     const selection = selectLayers(
-      await sources.layersOf(state.camera.webcamId, booking.url),
+      await sources.layers.of(state.camera.webcamId, booking.url),
       captureName,
       state.camera.intervalMin,
       offline,
@@ -203,7 +204,7 @@ export function createPictureDelivery(sources: DeliverySources) {
      * immutable name, which caches may share; the redirect itself is private. `imageName` null: the current one.
      */
     async entitlement(caller: Caller, cameraName: string, imageName: string | null): Promise<DeliveryAnswer> {
-      const state = await sources.deliveryState(cameraName);
+      const state = await sources.deliveryStates.of(cameraName);
       if (!state) return refused(404, `Unknown camera ${cameraName}`);
       const capture = await captureOf(state, imageName);
       if (!capture)
@@ -242,7 +243,7 @@ export function createPictureDelivery(sources: DeliverySources) {
       signature: { e?: string | undefined; s?: string | undefined },
       hasAlready: (etag: string) => boolean = () => false,
     ): Promise<DeliveryAnswer> {
-      const state = await sources.deliveryState(wanted.camera);
+      const state = await sources.deliveryStates.of(wanted.camera);
       const capture = state && (await captureOf(state, wanted.imageName));
       if (!state || !capture || contentPart(capture.contentHash) !== wanted.content)
         return refused(404, `No picture ${wanted.imageName} of ${wanted.camera} with this content`);
