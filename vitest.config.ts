@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestUserConfig } from 'vitest/config';
 
 // unit: no services needed; integration: real PostgreSQL and NATS; e2e: real Chromium against the embedded build.
 
@@ -8,6 +8,26 @@ import { defineConfig } from 'vitest/config';
  * it (the same number for all of one `sequence.groupOrder`).
  */
 const WORKERS = 2;
+
+/** The browser tests' settings. */
+const E2E: TestUserConfig = {
+  environment: 'node',
+  // Pages on a busy 2-core machine can take seconds; polls wait for them, assertions stay the same.
+  expect: { poll: { timeout: 15_000, interval: 100 } },
+  // One initdb per run, copied into each test portal's data folder.
+  globalSetup: ['./e2e/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 180_000,
+};
+
+/** Browser tests that start the portal's own commands or build a remote (project e2e-processes). */
+const E2E_PROCESSES = [
+  'e2e/npm-start.e2e.test.ts',
+  'e2e/npm-run-dev.e2e.test.ts',
+  'e2e/distributed.e2e.test.ts',
+  'e2e/dev-loop.e2e.test.ts',
+  'e2e/composition.e2e.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -75,16 +95,23 @@ export default defineConfig({
       },
       {
         test: {
+          ...E2E,
           name: 'e2e',
-          environment: 'node',
-          // Pages on a busy 2-core machine can take seconds; polls wait for them, assertions stay the same.
-          expect: { poll: { timeout: 15_000, interval: 100 } },
           include: ['e2e/**/*.e2e.test.ts'],
-          exclude: ['**/node_modules/**'],
-          // One initdb per run, copied into each test portal's data folder.
-          globalSetup: ['./e2e/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
+          exclude: ['**/node_modules/**', ...E2E_PROCESSES],
+          // Two files side by side: each has its own portal (port, data folder, embedded PostgreSQL on its own
+          // port, mail outbox), its own Chromium, and screenshots named after the file. After the other projects.
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...E2E,
+          // `npm start`, `npm run dev`, `start:distributed` and Rspack builds use both cores by themselves: one at a
+          // time, after the rest (Vitest runs a project of one worker and group 0 last).
+          name: 'e2e-processes',
+          include: E2E_PROCESSES,
           fileParallelism: false,
         },
       },
