@@ -8,7 +8,16 @@ import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, openPage, PHONE, mainHeading } from './browser.ts';
+import {
+  DESKTOP,
+  closePagesAfterEachTest,
+  launchChromium,
+  logIn,
+  openPage,
+  openSignedIn,
+  PHONE,
+  mainHeading,
+} from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 /** A PNG of one colour (RGBA), small enough to build by hand. */
@@ -97,10 +106,11 @@ describe('administration screens (Chromium)', () => {
   }
 
   async function openAsAdmin(path: string): Promise<Page> {
-    const page = await open(`/login?returnUrl=${encodeURIComponent(path)}`);
-    await logIn(page, portal.demoAdmin as { username: string; password: string });
-    await page.waitForURL(`${portal.url}${path}`);
-    return page;
+    const admin = portal.demoAdmin as { username: string; password: string };
+    const context = { viewport: DESKTOP, locale: 'de-CH' };
+    return (
+      await openSignedIn(browser, portal.url, path, admin, { context, errors, label: path, ignoreFailedLoads: true })
+    ).page;
   }
 
   /** Desktop and phone screenshots; with a dialog open only what is on screen, as the dialog covers it. */

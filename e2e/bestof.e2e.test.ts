@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, DESKTOP, launchChromium, logIn, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, openSignedIn, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 const CAMERA = 'Rapperswil-Seedamm';
@@ -135,11 +135,10 @@ describe('Bilder des Tages (Chromium)', () => {
   }
 
   it("lays the admin's picture picker out as a grid: more than two a row on a desktop, two on a phone", async () => {
-    const page = await browser.newPage({ viewport: DESKTOP, locale: 'de-CH' });
     const path = `/bestof?tag=${seededDay}`;
-    await page.goto(`${portal.url}/login?returnUrl=${encodeURIComponent(path)}`);
-    await logIn(page, portal.demoAdmin as { username: string; password: string });
-    await page.waitForURL(`${portal.url}${path}`, PATIENCE);
+    const admin = portal.demoAdmin as { username: string; password: string };
+    const context = { viewport: DESKTOP, locale: 'de-CH' };
+    const { page } = await openSignedIn(browser, portal.url, path, admin, { context, waitForUrl: PATIENCE });
     await page.getByRole('button', { name: 'Anderes Bild wählen' }).first().click();
     const list = page.getByRole('list', { name: `Bilder von ${CAMERA}` });
     await expect.poll(() => list.getByRole('listitem').count(), PATIENCE).toBe(SEEDED);

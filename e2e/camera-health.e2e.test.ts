@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, openPage, openSignedIn, PHONE } from './browser.ts';
 
 describe('camera health seen by visitors and administrators (Chromium)', () => {
   let portal: RunningPortal;
@@ -21,14 +21,19 @@ describe('camera health seen by visitors and administrators (Chromium)', () => {
     await portal?.close();
   });
 
+  const errors: string[] = [];
+  const watch = (label: string) => ({ errors, label, ignoreFailedLoads: true });
+
   it('says on the camera page since when a camera is offline, without "Aktuelles Bild"', async () => {
     const camera = DEMO_CAMERAS[0]?.name as string;
     for (const [viewport, file] of [
       [DESKTOP, 'camera-offline-desktop.png'],
       [PHONE, 'camera-offline-phone.png'],
     ] as const) {
-      const page = await browser.newPage({ viewport });
-      await page.goto(`${portal.url}/webcam/${camera}`);
+      const { page } = await openPage(browser, `${portal.url}/webcam/${camera}`, {
+        context: { viewport },
+        ...watch(`/webcam/${camera}`),
+      });
       await page.getByText('Aktuelles Bild').waitFor({ timeout: 20_000 });
       // The browser's clock two hours on: the same page finds the camera silent since its latest picture.
       await page.clock.install({ time: Date.now() + 2 * 3600_000 });
@@ -43,15 +48,17 @@ describe('camera health seen by visitors and administrators (Chromium)', () => {
   });
 
   it('shows each camera’s health as a badge on Webcams bearbeiten', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
-    await page.goto(`${portal.url}/login?returnUrl=${encodeURIComponent('/edit/webcams')}`);
-    await logIn(page, portal.demoAdmin as { username: string; password: string });
-    await page.waitForURL(`${portal.url}/edit/webcams`);
+    const admin = portal.demoAdmin as { username: string; password: string };
+    const { page } = await openSignedIn(browser, portal.url, '/edit/webcams', admin, watch('/edit/webcams'));
     const badges = page.locator('.health-badge');
     await expect.poll(() => badges.allTextContents(), { timeout: 20_000 }).toContain('OK');
     expect(await badges.count()).toBe(DEMO_CAMERAS.length);
     await page.screenshot({ path: join(ARTIFACTS, 'camera-health-admin-desktop.png'), fullPage: true });
     await page.setViewportSize(PHONE);
     await page.screenshot({ path: join(ARTIFACTS, 'camera-health-admin-phone.png'), fullPage: true });
+  });
+
+  it('loaded its pages without script errors', () => {
+    expect(errors).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { startDigestCamera } from '../svc-imaging/test/camera-servers.ts';
-import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, logIn, openPage, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, freePort, launchChromium, openSignedIn, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 import { antiForgeryOf, signedInApi } from './portal-api.ts';
 
@@ -103,15 +103,10 @@ describe('connecting a camera in the "Bildquelle" dialog (Chromium)', () => {
   }
 
   async function openAsAdmin(path: string): Promise<Page> {
-    const { page } = await openPage(browser, `${portal.url}/login?returnUrl=${encodeURIComponent(path)}`, {
-      context: { viewport: DESKTOP, locale: 'de-CH' },
-      errors,
-      label: path,
-      ignoreFailedLoads: true,
-    });
-    await logIn(page, admin);
-    await page.waitForURL(`${portal.url}${path}`);
-    return page;
+    const context = { viewport: DESKTOP, locale: 'de-CH' };
+    return (
+      await openSignedIn(browser, portal.url, path, admin, { context, errors, label: path, ignoreFailedLoads: true })
+    ).page;
   }
 
   async function openSourceDialog(page: Page, name: string): Promise<Locator> {

@@ -5,7 +5,7 @@ import { solveCaptcha } from '@lakecams/svc-identity/testing';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import type { RunningPortal } from '../scripts/portal.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
-import { DESKTOP, closePagesAfterEachTest, launchChromium, logIn, PHONE } from './browser.ts';
+import { DESKTOP, closePagesAfterEachTest, launchChromium, openSignedIn, PHONE } from './browser.ts';
 import { linkIn, waitForMail } from './mail-outbox.ts';
 import { antiForgeryOf } from './portal-api.ts';
 
@@ -29,14 +29,11 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     await portal?.close();
   });
 
+  /** What the pages signed in below reported (4xx answers the tests provoke aside). */
+  const errors: string[] = [];
+
   it('shows every camera’s schedule and runs in a frame, captures on demand and pauses', async () => {
-    const admin = portal.demoAdmin as { username: string; password: string };
-    const page = await browser.newPage({ viewport: DESKTOP });
-    await page.goto(`${portal.url}/login?returnUrl=%2Fjobs`);
-    await page.getByLabel('Benutzername').fill(admin.username);
-    await page.getByLabel('Passwort', { exact: true }).fill(admin.password);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
-    await page.waitForURL(`${portal.url}/jobs`);
+    const page = await openAsAdmin('/jobs', DESKTOP);
 
     const dashboard = page.frameLocator(FRAME);
     const rows = cameraRows(dashboard);
@@ -67,11 +64,8 @@ describe('the job dashboard for an administrator (Chromium)', () => {
     path: string,
     viewport: { width: number; height: number },
   ): Promise<Page> {
-    const page = await browser.newPage({ viewport });
-    await page.goto(`${portal.url}/login?returnUrl=${encodeURIComponent(path)}`);
-    await logIn(page, credentials);
-    await page.waitForURL(`${portal.url}${path}`);
-    return page;
+    const watch = { context: { viewport }, errors, label: path, ignoreFailedLoads: true };
+    return (await openSignedIn(browser, portal.url, path, credentials, watch)).page;
   }
 
   const openAsAdmin = (path: string, viewport: { width: number; height: number }) =>
@@ -246,5 +240,9 @@ describe('the job dashboard for an administrator (Chromium)', () => {
       const response = await fetch(`${portal.url}${path}`);
       expect(response.status, path).toBe(401);
     }
+  });
+
+  it('loaded its pages without script errors', () => {
+    expect(errors).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPortal } from '../scripts/portal.ts';
-import { closePagesAfterEachTest, DESKTOP, launchChromium, PHONE } from './browser.ts';
+import { closePagesAfterEachTest, DESKTOP, launchChromium, openSignedIn, PHONE } from './browser.ts';
 import { ARTIFACTS, startTestPortal } from './embedded-portal.ts';
 
 const CAMERA = 'Rapperswil-Seedamm';
@@ -81,13 +81,9 @@ describe("a camera's day as a time-lapse video in Chromium", () => {
 
   it('lists the clip made on /jobs, with its progress, for an administrator', { timeout: 180_000 }, async () => {
     const admin = portal.demoAdmin as { username: string; password: string };
-    const page = await browser.newPage({ viewport: DESKTOP });
-    page.setDefaultTimeout(90_000);
-    await page.goto(`${portal.url}/login?returnUrl=%2Fjobs`);
-    await page.getByLabel('Benutzername').fill(admin.username);
-    await page.getByLabel('Passwort', { exact: true }).fill(admin.password);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
-    await page.waitForURL(`${portal.url}/jobs`);
+    const { page } = await openSignedIn(browser, portal.url, '/jobs', admin, {
+      beforeLoad: async (opened) => opened.setDefaultTimeout(90_000),
+    });
     const dashboard = page.frameLocator('iframe[title="Aufnahme-Jobs"]');
     const clip = dashboard.getByRole('region', { name: 'Zeitraffer' }).locator('tbody tr', { hasText: CAMERA });
     await expect
