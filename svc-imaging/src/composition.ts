@@ -2,6 +2,7 @@ import { pictureCacheLookups } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
+import { scheduleNightlyPrune } from './archive/nightly-prune.ts';
 import { createTimelapseJobs, type TimelapseJobs } from './archive/timelapse-jobs.ts';
 import { type CapturePipeline, createCapturePipeline } from './capture/capture-pipeline.ts';
 import { createFtpPush, type FtpPush } from './capture/ftp-push.ts';
@@ -88,10 +89,11 @@ export function compositionOf(app: FastifyInstance): ImagingComposition {
 
 /**
  * svc-imaging's composition root: repositories on the service's database, then delivery (what is held of each
- * camera, the picture delivery), the capture pipeline, the FTP ingest, camera health and time-lapse jobs,
- * then what the service hears on the bus, then the routes. A capture drops this replica's delivery state of
- * its camera by a direct call and tells the other replicas over the bus. The app brings only what the
- * service kit decorates it with: the bus, metrics, the caller (`request.principal`) and the database's readiness.
+ * camera, the picture delivery), the capture pipeline, the FTP ingest, camera health, the nightly prune and
+ * time-lapse jobs, then what the service hears on the bus, then the routes. A capture drops this replica's
+ * delivery state of its camera by a direct call and tells the other replicas over the bus. The app brings only
+ * what the service kit decorates it with: the bus, metrics, the caller (`request.principal`) and the database's
+ * readiness.
  */
 export async function composeImagingService(
   app: FastifyInstance,
@@ -154,6 +156,7 @@ export async function composeImagingService(
     ...(options.healthMails === undefined ? {} : { mails: options.healthMails }),
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  scheduleNightlyPrune(app, options, capture.context);
   const timelapses = createTimelapseJobs(app, options, {
     capture: capture.context,
     cameraDirectory,

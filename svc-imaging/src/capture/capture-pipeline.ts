@@ -23,10 +23,7 @@ import { isPulled, pictureSource } from './picture-source.ts';
 import { isDemoSourceUrl, renderDemoImage } from './demo-source.ts';
 import { createImageStore, type ImageStore } from '../store/image-store.ts';
 import type { ImagingOptions } from '../options.ts';
-import { DEFAULT_ARCHIVE_DAYS, DEFAULT_RETENTION_DAYS, pruneImages } from '../archive/prune.ts';
-import { tierBoundaries } from '../archive/retention-tiers.ts';
 import { type CaptureScheduler, createCaptureScheduler } from './scheduler.ts';
-import { Cron } from 'croner';
 
 /** The capture side of svc-imaging, built once by the composition (src/composition.ts). */
 export interface CapturePipeline {
@@ -54,7 +51,7 @@ export interface CapturePipelineParts {
 
 /**
  * Capture schedules per camera, following camera changes; demo cameras get a first history at once; the
- * nightly prune, the schedules' resync and the takeover of stale claims. Timers start with the app and stop
+ * schedules' resync and the takeover of stale claims. Timers start with the app and stop
  * when it closes.
  */
 export function createCapturePipeline(
@@ -152,20 +149,6 @@ export function createCapturePipeline(
     startBackfill(camera);
   }
 
-  // Daily, at a quiet hour; whichever replica claims the day prunes.
-  const pruning = options.schedule
-    ? new Cron('17 3 * * *', { protect: true, catch: true, timezone: 'Europe/Zurich' }, async () => {
-        const tiers = {
-          retentionDays: options.retentionDays ?? DEFAULT_RETENTION_DAYS,
-          archiveDays: options.archiveDays ?? DEFAULT_ARCHIVE_DAYS,
-        };
-        const result = await pruneImages(context, tiers);
-        if (result.outcome === 'pruned') app.log.info(result, 'old images pruned');
-        // Zoom tiles are each replica's own cache: every replica clears its old days, claim or not.
-        await context.zoomTiles?.pruneDaysBefore(tierBoundaries(tiers, new Date()).allFrom);
-      })
-    : null;
-
   // The schedules follow the directory; a periodic pass also catches a change this replica missed.
   const resync = async () => {
     const cameras = await cameraDirectory.list();
@@ -207,7 +190,6 @@ export function createCapturePipeline(
     if (resyncTimer) clearInterval(resyncTimer);
     if (takeoverTimer) clearInterval(takeoverTimer);
     scheduler.stop();
-    pruning?.stop();
     await Promise.all(backfills);
     await store.close();
   });
