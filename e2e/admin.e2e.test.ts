@@ -324,7 +324,7 @@ describe('administration screens (Chromium)', () => {
       ),
     );
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
-    await page.getByRole('button', { name: 'Code kopieren' }).click();
+    await page.getByRole('button', { name: 'Code kopieren', exact: true }).click();
     await page.getByText('Kopiert.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
 

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Image, imageNameOf } from '@lakecams/contracts';
-import { type CameraRow, type CaptureContext, captureTick, renderDemoImage } from '@lakecams/svc-imaging/testing';
+import { type CameraRow, captureTick, renderDemoImage, imagingPartsOf } from '@lakecams/svc-imaging/testing';
 import { DEMO_CAMERAS } from '@lakecams/svc-webcam/testing';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -15,12 +15,6 @@ const PATIENCE = { timeout: 60_000 };
 const DAY_MS = 24 * 60 * 60_000;
 /** Pictures seeded two days back, enough to fill more than one row of the admin's picker. */
 const SEEDED = 9;
-
-/** What svc-imaging decorates its app with (declared in its own plugins). */
-interface Imaging {
-  captureContext: CaptureContext;
-  cameraDirectory: { byName(name: string): Promise<CameraRow | undefined> };
-}
 
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 
@@ -53,10 +47,10 @@ describe('Bilder des Tages (Chromium)', () => {
     }
 
     // Older captures through svc-imaging's own pipeline, a minute apart on one day two days back.
-    const imaging = portal.services.imaging as unknown as Imaging;
+    const imaging = imagingPartsOf(portal.services.imaging);
     const camera = await imaging.cameraDirectory.byName(CAMERA);
     if (!camera) throw new Error(`No camera ${CAMERA} in svc-imaging`);
-    const demo = { ...imaging.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+    const demo = { ...imaging.capture.context, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
     const base = new Date(Math.floor((Date.now() - 2 * DAY_MS) / 60_000) * 60_000);
     const towards = imageNameOf(base).slice(8, 10) === '00' ? 1 : -1;
     const seeded: string[] = [];

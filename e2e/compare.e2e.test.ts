@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Image, imageNameOf } from '@lakecams/contracts';
-import { type CameraRow, type CaptureContext, captureTick, renderDemoImage } from '@lakecams/svc-imaging/testing';
+import { type CameraRow, captureTick, renderDemoImage, imagingPartsOf } from '@lakecams/svc-imaging/testing';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,12 +12,6 @@ const CAMERA = 'Rapperswil-Seedamm';
 /** The machine is shared with other builds: waits are generous, never fixed sleeps. */
 const PATIENCE = { timeout: 60_000 };
 const DAY_MS = 24 * 60 * 60_000;
-
-/** What svc-imaging decorates its app with (declared in its own plugins). */
-interface Imaging {
-  captureContext: CaptureContext;
-  cameraDirectory: { byName(name: string): Promise<CameraRow | undefined> };
-}
 
 const isoDay = (name: string) => `${name.slice(0, 4)}-${name.slice(4, 6)}-${name.slice(6, 8)}`;
 
@@ -52,10 +46,10 @@ describe('comparing two moments of a camera (Chromium)', () => {
     current = (await history()).at(-1) as string;
 
     // The demo has only the last minutes: older captures through svc-imaging's own pipeline, as the schedule makes them.
-    const imaging = portal.services.imaging as unknown as Imaging;
+    const imaging = imagingPartsOf(portal.services.imaging);
     const camera = await imaging.cameraDirectory.byName(CAMERA);
     if (!camera) throw new Error(`No camera ${CAMERA} in svc-imaging`);
-    const demo = { ...imaging.captureContext, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
+    const demo = { ...imaging.capture.context, source: (c: CameraRow, at: Date) => renderDemoImage(c.name, at) };
     // A's minute, and 24 hours before it two pictures: 10 minutes and 3 hours off its time of day, on the same day.
     let tick = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     while (imageNameOf(tick) > current) tick = new Date(tick.getTime() - 60_000);

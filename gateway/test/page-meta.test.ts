@@ -303,7 +303,7 @@ describe("a camera page's first view", () => {
   it('puts the latest picture and the name in <main>, escaped, and the style that hides the remote until it takes over', () => {
     const html = withFirstView(shell, camera('Rapperswil-Seedamm', ['202611250800', null, '202611250810']));
     expect(html).toContain(
-      '<main id="main" tabindex="-1"><div id="first-view"><h1>Rapperswil-Seedamm</h1><figure><img src="/api/Image/Get/camera/Rapperswil-Seedamm/202611250810.jpg" alt="Webcam Rapperswil-Seedamm, Aufnahme vom 25.11.2026, 08:10 Uhr" width="480" height="270" fetchpriority="high"></figure></div></main>',
+      '<main id="main" tabindex="-1"><div id="first-view" data-path="/webcam/Rapperswil-Seedamm"><h1>Rapperswil-Seedamm</h1><figure><picture><img src="/api/Image/Get/camera/Rapperswil-Seedamm/202611250810.jpg" alt="Webcam Rapperswil-Seedamm, Aufnahme vom 25.11.2026, 08:10 Uhr" width="480" height="270" fetchpriority="high"></picture></figure></div></main>',
     );
     expect(html).toMatch(/<style>[^<]*#main:has\(>#first-view\)>\.remote-outlet\{display:none\}<\/style><\/head>/);
   });

@@ -6,8 +6,14 @@
 export const removeFirstView = () => document.getElementById('first-view')?.remove();
 
 export function dropFirstViewOnLeave(): void {
-  if (!document.getElementById('first-view')) return;
-  const path = window.location.pathname;
+  const firstView = document.getElementById('first-view');
+  if (!firstView) return;
+  // The page it was sent for: the visitor may have gone on before the shell's code ran.
+  const path = firstView.dataset.path ?? window.location.pathname;
+  if (window.location.pathname !== path) {
+    removeFirstView();
+    return;
+  }
   const leave = () => {
     if (window.location.pathname === path) return;
     removeFirstView();

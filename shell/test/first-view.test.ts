@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { firstViewLoaded } from '../src/first-view.ts';
+import { dropFirstViewOnLeave, firstViewLoaded } from '../src/first-view.ts';
 
 function firstView(): HTMLImageElement {
   document.body.innerHTML = '<main id="main"><div id="first-view"><figure><img alt="x"></figure></div></main>';
@@ -48,5 +48,26 @@ describe('firstViewLoaded', () => {
     expect(await settled(loaded)).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(await settled(loaded)).toBe(true);
+  });
+});
+
+describe('dropFirstViewOnLeave', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('drops a first view whose page the visitor left before the shell ran, and keeps one still open', () => {
+    document.body.innerHTML = '<main id="main"><div id="first-view" data-path="/webcam/Richterswil"></div></main>';
+    window.history.replaceState(null, '', '/webcam/Richterswil');
+    dropFirstViewOnLeave();
+    expect(document.getElementById('first-view')).not.toBeNull();
+    window.history.replaceState(null, '', '/webcams');
+    window.dispatchEvent(new CustomEvent('single-spa:routing-event'));
+    expect(document.getElementById('first-view')).toBeNull();
+
+    document.body.innerHTML = '<main id="main"><div id="first-view" data-path="/webcam/Richterswil"></div></main>';
+    dropFirstViewOnLeave();
+    expect(document.getElementById('first-view')).toBeNull();
   });
 });

@@ -19,6 +19,7 @@ import {
   cameraOfPage,
   cameraPageMeta,
   createCameraLookup,
+  type FirstViewPicture,
   firstViewPicture,
   sitePageMeta,
   withFirstView,
@@ -216,17 +217,26 @@ export async function frontendsPlugin(
   }
 
   /**
-   * Where a picture's entitlement URL sends this visitor (their level's picture by its name), so the page's HTML
-   * names that and the browser saves the redirect's round trip; the URL itself when that cannot be had.
+   * Where a picture's entitlement URL sends this visitor, in each format a browser may take (AVIF, WebP, JPEG), so
+   * the page's HTML names the pictures themselves and the browser saves the redirect's round trip; the URL itself
+   * when that cannot be had.
    */
-  async function pictureFor(request: FastifyRequest, url: string | null): Promise<string | null> {
+  async function pictureFor(request: FastifyRequest, url: string | null): Promise<FirstViewPicture | null> {
     if (!url) return null;
     const cookie = request.headers.cookie;
-    const answer = await app.inject({ url, headers: cookie ? { cookie } : {} }).catch(() => null);
-    const location =
-      answer && answer.statusCode >= 300 && answer.statusCode < 400 ? answer.headers.location : undefined;
-    // A path of this portal, or the pictures' own host (PICTURE_BASE_URL), which the page's policy allows.
-    return typeof location === 'string' && /^(\/[^/\\]|https?:\/\/)/i.test(location) ? location : url;
+    const target = async (accept: string) => {
+      const answer = await app.inject({ url, headers: { accept, ...(cookie ? { cookie } : {}) } }).catch(() => null);
+      const location = answer && answer.statusCode >= 300 && answer.statusCode < 400 ? answer.headers.location : null;
+      // A path of this portal, or the pictures' own host (PICTURE_BASE_URL), which the page's policy allows.
+      return typeof location === 'string' && /^(\/[^/\\]|https?:\/\/)/i.test(location) ? location : null;
+    };
+    const [avif, webp, jpeg] = await Promise.all(['image/avif', 'image/webp', 'image/jpeg'].map(target));
+    if (!jpeg) return { src: url };
+    return {
+      src: jpeg,
+      ...(avif && avif !== jpeg ? { avif } : {}),
+      ...(webp && webp !== jpeg ? { webp } : {}),
+    };
   }
 
   /** A public GET's JSON answer as an anonymous visitor gets it; undefined when it fails (the page asks itself). */

@@ -136,6 +136,13 @@ const FIRST_VIEW_STYLE =
   '#first-view img{display:block;width:100%;height:100%;object-fit:contain}' +
   '#main:has(>#first-view)>.remote-outlet{display:none}';
 
+/** The first view's picture by its names, where known: each format's, the JPEG's as the `<img>`'s own. */
+export interface FirstViewPicture {
+  src: string;
+  avif?: string;
+  webp?: string;
+}
+
 /** The first view's picture as the browser asks for it: its entitlement URL, which redirects to the picture. */
 export function firstViewPicture(item: CameraListItem): string | null {
   const latest = latestOf(item);
@@ -147,15 +154,19 @@ export function firstViewPicture(item: CameraListItem): string | null {
  * paints before any script runs. The page's remote takes over once it has rendered (it removes `#first-view`;
  * until then its container stays hidden); without JavaScript the first view stays.
  */
-export function withFirstView(html: string, item: CameraListItem, pictureUrl = firstViewPicture(item)): string {
+export function withFirstView(html: string, item: CameraListItem, picture?: FirstViewPicture | null): string {
   const latest = latestOf(item);
-  if (!latest || !pictureUrl) return html;
+  const url = firstViewPicture(item);
+  if (!latest || !url) return html;
   const { name } = item.webcam;
-  const src = pictureUrl;
+  const { src, avif, webp } = picture ?? { src: url };
   const alt = `Webcam ${name}, Aufnahme vom ${momentText(latest)} Uhr`;
+  const source = (type: string, srcset: string | undefined) =>
+    srcset ? `<source type="${type}" srcset="${escapeHtml(srcset)}">` : '';
   const view =
-    `<div id="first-view"><h1>${escapeHtml(name)}</h1><figure><img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" ` +
-    `width="480" height="270" fetchpriority="high"></figure></div>`;
+    `<div id="first-view" data-path="${escapeHtml(cameraPath(name))}"><h1>${escapeHtml(name)}</h1><figure><picture>${source('image/avif', avif)}` +
+    `${source('image/webp', webp)}<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" ` +
+    `width="480" height="270" fetchpriority="high"></picture></figure></div>`;
   const main = /<main id="main"([^>]*)><\/main>/i;
   if (!main.test(html)) return html;
   return html
