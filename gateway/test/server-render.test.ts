@@ -10,6 +10,7 @@ import { createLogger } from '@lakecams/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 import { localBuildDir, withServerRendering } from '../src/plugins/server-render.ts';
@@ -234,6 +235,19 @@ describe('the chrome rendered on the server', () => {
     ]);
     // The same text for the browser's first render, which hydrates it.
     expect(html).toContain(`id="${PAGE_DATA_IDS.news}">"Seeüberquerung am Samstag"</script>`);
+  });
+
+  it('sends the page compressed to a browser that takes it, Brotli first', async () => {
+    const plain = (await gateway.inject({ url: '/webcams' })).body;
+    const br = await gateway.inject({ url: '/webcams', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    const html = brotliDecompressSync(br.rawPayload).toString('utf8');
+    expect(html).toContain('<header>Kopf /webcams</header>');
+    expect(br.rawPayload.length).toBeLessThan(plain.length / 2);
+    const gzip = await gateway.inject({ url: '/webcams', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toContain('<footer>Fuss</footer>');
   });
 
   it('leaves the cookie notice out once the visitor accepted it, and shows the news of the moment', async () => {
