@@ -1,6 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher';
 import { writeFile } from 'node:fs/promises';
-import { get } from 'node:http';
+import { gzipBytes } from './vitals.ts';
 import { join } from 'node:path';
 import lighthouse, { type Config, defaultConfig } from 'lighthouse';
 import TraceGatherer from 'lighthouse/core/gather/gatherers/trace.js';
@@ -86,22 +86,6 @@ async function audit(url: string, label: string): Promise<Run> {
   } finally {
     await chrome.kill();
   }
-}
-
-/** The body's bytes as sent with `Accept-Encoding: gzip`. */
-function gzipBytes(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
-      let bytes = 0;
-      response.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      response.on('end', () =>
-        response.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url} answered ${response.statusCode}`)),
-      );
-      response.on('error', reject);
-    }).on('error', reject);
-  });
 }
 
 export async function embedVitals(context: BenchContext): Promise<ResultRow[]> {

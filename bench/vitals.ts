@@ -329,7 +329,7 @@ async function audit(url: string, label: string): Promise<Vitals> {
 }
 
 /** The body's bytes as sent with `Accept-Encoding: gzip` (the budget's unit; Chromium itself gets br). */
-function gzipBytes(url: string): Promise<number> {
+export function gzipBytes(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
       let bytes = 0;

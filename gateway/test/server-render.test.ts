@@ -179,6 +179,31 @@ describe('pages rendered on the server', () => {
   });
 });
 
+/** A gateway over stand-in services, serving a built shell from a folder of its own that `close` removes. */
+async function stubGateway(
+  prefix: string,
+  routes: Parameters<typeof stubServices>[0],
+  prepare?: (root: string) => Promise<void>,
+): Promise<{ gateway: FastifyInstance; close: () => Promise<void> }> {
+  const root = await builtShellRoot(prefix);
+  await prepare?.(root);
+  const stubs = await stubServices(routes);
+  const gateway = await buildGateway({
+    logger: createLogger('error', 'test'),
+    targets: stubs.targets,
+    frontendRoot: root,
+    remotes: {},
+  });
+  return {
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await stubs.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A shell server build that shows what the gateway handed it. */
 const chromeRender = `
   export function renderChrome(path, data, visitor) {
@@ -189,32 +214,26 @@ const chromeRender = `
   }`;
 
 describe('the chrome rendered on the server', () => {
-  let root: string;
   let gateway: FastifyInstance;
-  let closeServices: (() => Promise<void>) | undefined;
+  let close: (() => Promise<void>) | undefined;
   let news = 'Seeüberquerung am Samstag';
 
   beforeAll(async () => {
-    root = await builtShellRoot('lakecams-chrome-render-');
-    const server = join(root, 'shell', 'dist', SERVER_RENDER_FILE);
-    await mkdir(dirname(server), { recursive: true });
-    await writeFile(server, chromeRender);
-    const stubs = await stubServices((service, app) => {
-      if (service === 'webcam') app.get(NEWS_PATH, async (_request, reply) => reply.type('text/plain').send(news));
-    });
-    closeServices = stubs.close;
-    gateway = await buildGateway({
-      logger: createLogger('error', 'test'),
-      targets: stubs.targets,
-      frontendRoot: root,
-      remotes: {},
-    });
+    ({ gateway, close } = await stubGateway(
+      'lakecams-chrome-render-',
+      (service, app) => {
+        if (service === 'webcam') app.get(NEWS_PATH, async (_request, reply) => reply.type('text/plain').send(news));
+      },
+      async (root) => {
+        const server = join(root, 'shell', 'dist', SERVER_RENDER_FILE);
+        await mkdir(dirname(server), { recursive: true });
+        await writeFile(server, chromeRender);
+      },
+    ));
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await closeServices?.();
-    await rm(root, { recursive: true, force: true });
+    await close?.();
   });
 
   const containers = (html: string) => ({
@@ -259,14 +278,12 @@ describe('the chrome rendered on the server', () => {
 });
 
 describe("a camera page's first view", () => {
-  let root: string;
   let gateway: FastifyInstance;
-  let closeServices: (() => Promise<void>) | undefined;
+  let close: (() => Promise<void>) | undefined;
   const cookies: (string | undefined)[] = [];
 
   beforeAll(async () => {
-    root = await builtShellRoot('lakecams-first-view-');
-    const stubs = await stubServices((service, app) => {
+    ({ gateway, close } = await stubGateway('lakecams-first-view-', (service, app) => {
       if (service === 'webcam')
         app.get('/api/Webcam/GetImages', async () => [
           {
@@ -289,20 +306,11 @@ describe("a camera page's first view", () => {
           const format = request.headers.accept?.includes('avif') ? 'avif' : 'jpg';
           return reply.redirect(`/pictures/Halbinsel-Au/202611271400-${level}.${format}`, 302);
         });
-    });
-    closeServices = stubs.close;
-    gateway = await buildGateway({
-      logger: createLogger('error', 'test'),
-      targets: stubs.targets,
-      frontendRoot: root,
-      remotes: {},
-    });
+    }));
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await closeServices?.();
-    await rm(root, { recursive: true, force: true });
+    await close?.();
   });
 
   it("names the picture the visitor's redirect leads to, saving the browser that round trip", async () => {
