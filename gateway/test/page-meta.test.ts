@@ -58,7 +58,8 @@ describe('page meta', () => {
   it('replaces the generic description of index.html, once', () => {
     const shell = '<html><head><title>Seecam</title><meta name="description" content="generic"></head></html>';
     const page = withPageMeta(shell, { title: 'A – B', description: 'about B', url: 'https://x.example/b' });
-    expect(page).toContain('<title>Seecam</title>');
+    // The page's own title, as the shell would set it, is in the HTML from the start.
+    expect(page).toContain('<title>A – B</title>');
     expect(page.match(/name="description"/g)).toHaveLength(1);
     expect(metaOf(page).description).toBe('about B');
   });
@@ -201,12 +202,17 @@ describe('the gateway serves pages with share previews, icons and the app manife
     expect(listFetches - before).toBe(1);
   });
 
+  it('titles a page in its HTML as the shell titles it, crawlers and first paint alike', async () => {
+    expect((await page(gateway, '/datenschutz')).html).toContain(`<title>${SITE_NAME} – Datenschutz</title>`);
+    expect((await page(gateway, '/')).html).toContain(`<title>${SITE_NAME}</title>`);
+  });
+
   it('gives unknown cameras and other pages the site description, and escapes what the request brings', async () => {
     for (const url of ['/webcam/Nirgends', '/webcams', '/webcam/%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E']) {
       const { meta } = await page(gateway, url);
       expect(meta, url).toMatchObject({
         description: SITE_DESCRIPTION,
-        'og:title': SITE_NAME,
+        'og:title': expect.stringMatching(new RegExp(`^${SITE_NAME}( – |$)`)),
         'twitter:card': 'summary',
       });
       expect(meta['og:image'], url).toBeUndefined();

@@ -3,6 +3,8 @@ import {
   cameraKeywords,
   cameraPath,
   isValidCameraName,
+  matchPageRoute,
+  pageTitle,
   QUALITY_WIDTHS,
   SITE_DESCRIPTION,
   SITE_NAME,
@@ -62,7 +64,7 @@ export function withPageMeta(html: string, meta: PageMeta): string {
   const described = DESCRIPTION_TAG.test(html)
     ? html.replace(DESCRIPTION_TAG, () => tags)
     : html.replace(/<\/head>/i, () => `${tags}</head>`);
-  return meta.own
+  return meta.title !== SITE_NAME
     ? described.replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(meta.title)}</title>`)
     : described;
 }
@@ -84,8 +86,15 @@ export function cameraOfPage(path: string): string | null {
 const momentText = (imageName: string) =>
   `${imageName.slice(6, 8)}.${imageName.slice(4, 6)}.${imageName.slice(0, 4)}, ${imageName.slice(8, 10)}:${imageName.slice(10, 12)}`;
 
+/** A page's own meta tags; its title as the shell sets it (PAGE_ROUTES), so it is in the HTML from the start. */
 export function sitePageMeta(origin: string, path: string): PageMeta {
-  return { title: SITE_NAME, description: SITE_DESCRIPTION, url: `${origin}${path === '/' ? '/' : path}` };
+  const match = matchPageRoute(path);
+  const title = match ? pageTitle(match.route, match.params) : null;
+  return {
+    title: title ? `${SITE_NAME} – ${title}` : SITE_NAME,
+    description: SITE_DESCRIPTION,
+    url: `${origin}${path === '/' ? '/' : path}`,
+  };
 }
 
 /**
