@@ -124,12 +124,14 @@ describe('embedded portal: gateway and four services in one process, real Postgr
       const response = await fetch(`${portal.url}${path}`);
       expect(response.status, path).toBe(200);
       const html = await response.text();
-      // A camera page carries the camera's title once the camera has pictures (gateway page-meta.ts); else the shell's.
-      expect(html).toMatch(
-        new RegExp(
-          path === '/webcam/Richterswil' ? `<title>(shell|${SITE_NAME} – Richterswil)</title>` : '<title>shell</title>',
-        ),
-      );
+      // A page carries its own title (gateway page-meta.ts): a camera page's once the camera is known, /webcams its
+      // table's; an unknown page keeps the shell's.
+      const titles: Record<string, string> = {
+        '/webcams': `${SITE_NAME} – Alle Webcams`,
+        '/webcam/Richterswil': `(shell|${SITE_NAME} – Richterswil)`,
+        '/some/unknown/page': 'shell',
+      };
+      expect(html).toMatch(new RegExp(`<title>${titles[path]}</title>`));
     }
     expect((await fetch(`${portal.url}/missing.js`)).status).toBe(404);
     expect((await fetch(`${portal.url}/api/Webcam/Missing`)).status).toBe(404);
