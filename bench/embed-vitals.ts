@@ -1,9 +1,8 @@
 import * as chromeLauncher from 'chrome-launcher';
 import { writeFile } from 'node:fs/promises';
-import { gzipBytes } from './vitals.ts';
+import { gzipBytes, LIGHTHOUSE_CONFIG } from './vitals.ts';
 import { join } from 'node:path';
-import lighthouse, { type Config, defaultConfig } from 'lighthouse';
-import TraceGatherer from 'lighthouse/core/gather/gatherers/trace.js';
+import lighthouse from 'lighthouse';
 import { CHROMIUM_FLAGS } from '../e2e/browser.ts';
 import type { BenchContext } from './context.ts';
 import { ensureResultsDir, log, median, REPEATS, type ResultRow, row, verdict } from './harness.ts';
@@ -16,25 +15,6 @@ import { ensureResultsDir, log, median, REPEATS, type ResultRow, row, verdict } 
 const CAMERA = 'Rapperswil-Seedamm';
 const TARGETS = { performance: 95, scriptKiB: 15 };
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-
-/** Chromium names the frame reporter's arguments `frame_reporter` now; Lighthouse 12.2.3 reads the older name. */
-class TraceForThisChromium extends TraceGatherer {
-  override getArtifact() {
-    const trace = super.getArtifact();
-    for (const event of trace.traceEvents) {
-      const args = event.args as Record<string, unknown> | undefined;
-      if (event.name === 'PipelineReporter' && args?.frame_reporter && !args.chrome_frame_reporter)
-        args.chrome_frame_reporter = args.frame_reporter;
-    }
-    return trace;
-  }
-}
-const CONFIG: Config = {
-  ...defaultConfig,
-  artifacts: (defaultConfig.artifacts ?? []).map((artifact) =>
-    artifact.id === 'Trace' ? { id: 'Trace', gatherer: { implementation: TraceForThisChromium } } : artifact,
-  ),
-};
 
 /** A partner's article: a heading, text, and (with the player) the snippet camera setup hands out. */
 function partnerPage(portal: string, withPlayer: boolean): string {
@@ -61,7 +41,7 @@ async function audit(url: string, label: string): Promise<Run> {
     const result = await lighthouse(
       url,
       { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] },
-      CONFIG,
+      LIGHTHOUSE_CONFIG,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;

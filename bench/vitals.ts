@@ -97,7 +97,7 @@ class TraceForThisChromium extends TraceGatherer {
 }
 
 /** The default (mobile) configuration with that trace. */
-const CONFIG: Config = {
+export const LIGHTHOUSE_CONFIG: Config = {
   ...defaultConfig,
   artifacts: (defaultConfig.artifacts ?? []).map((artifact) =>
     artifact.id === 'Trace' ? { id: 'Trace', gatherer: { implementation: TraceForThisChromium } } : artifact,
@@ -314,7 +314,7 @@ async function audit(url: string, label: string): Promise<Vitals> {
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
       },
-      CONFIG,
+      LIGHTHOUSE_CONFIG,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { lhr } = result;
